@@ -1,0 +1,2 @@
+/** agentauth server. */
+package dev.agentauth.server;

@@ -1,0 +1,2 @@
+/** agentauth client. */
+package dev.agentauth.client;

@@ -1,0 +1,2 @@
+/** agentauth model. */
+package dev.agentauth.model;

@@ -1,0 +1,2 @@
+/** agentauth mcp. */
+package dev.agentauth.mcp;

@@ -1,0 +1,2 @@
+/** agentauth verifier. */
+package dev.agentauth.verifier;
