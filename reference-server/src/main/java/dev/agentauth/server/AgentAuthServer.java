@@ -1,0 +1,285 @@
+package dev.agentauth.server;
+
+import dev.agentauth.server.http.Api;
+import dev.agentauth.server.service.ReceiptOps;
+import dev.agentauth.server.service.ServiceContext;
+import dev.agentauth.server.service.WorkspaceOps;
+import dev.agentauth.server.signing.SigningService;
+import dev.agentauth.server.store.MemoryStore;
+import dev.agentauth.server.store.Store;
+import io.javalin.Javalin;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agentauth reference server, embeddable in tests and applications.
+ *
+ * <pre>{@code
+ * try (AgentAuthServer server = AgentAuthServer.builder().port(0).build().start()) {
+ *   String baseUrl = server.baseUrl();     // http://127.0.0.1:54321
+ *   String apiKey = server.apiKey();       // sk_... for server.workspaceId()
+ *   ...
+ * }
+ * }</pre>
+ *
+ * <p>By default it listens on a free loopback port, keeps everything in memory, and bootstraps a
+ * {@code pro} workspace {@code ws_local} with a fresh API key. {@link #close()} stops accepting
+ * requests, finishes those in flight, signs every pending receipt and closes the store.
+ */
+public final class AgentAuthServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(AgentAuthServer.class);
+
+  private final Builder config;
+  private final Store store;
+  private final Clock clock;
+  private final PrometheusMeterRegistry metrics =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final SigningService signer;
+  private final ServiceContext ctx;
+  private final WorkspaceOps workspaces;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private Javalin app;
+  private String baseUrl;
+  private volatile String baseUrlForReceipts;
+  private String apiKey;
+
+  private AgentAuthServer(Builder b) {
+    this.config = b;
+    this.store = b.store != null ? b.store : new MemoryStore();
+    this.clock = b.clock != null ? b.clock : Clock.systemUTC();
+    DistributionSummary lag = Api.lagSummary(metrics);
+    this.signer = new SigningService(store, clock, nanos -> lag.record(nanos / 1e9));
+    this.ctx = new ServiceContext(store, clock, signer);
+    this.workspaces = new WorkspaceOps(ctx);
+    this.apiKey = b.apiKey;
+  }
+
+  /** A builder with the embedded defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Bootstraps the workspace, resumes signing, and starts listening.
+   *
+   * @return this server, started
+   * @throws IllegalStateException if it was started before
+   */
+  public synchronized AgentAuthServer start() {
+    if (app != null) {
+      throw new IllegalStateException("server already started");
+    }
+    bootstrap();
+    signer.start();
+    Gauge.builder("agentauth_signing_backlog", signer, SigningService::backlog).register(metrics);
+    TestClock testClock = config.testClock && clock instanceof TestClock t ? t : null;
+    ReceiptOps receipts = new ReceiptOps(ctx, () -> baseUrlForReceipts);
+    Api api =
+        new Api(
+            ctx,
+            new Api.Settings(config.adminToken, testClock, config.rateLimit),
+            workspaces,
+            receipts,
+            metrics);
+    app =
+        Javalin.create(
+            cfg -> {
+              cfg.jetty.host = config.host;
+              cfg.jetty.port = config.port;
+              api.configure(cfg);
+            });
+    app.start();
+    baseUrl = "http://" + hostForUrl(config.host) + ":" + app.port();
+    baseUrlForReceipts = config.publicUrl != null ? stripSlash(config.publicUrl) : baseUrl;
+    return this;
+  }
+
+  private static String hostForUrl(String host) {
+    if (host.equals("0.0.0.0")) {
+      return "127.0.0.1";
+    }
+    return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
+  }
+
+  private static String stripSlash(String url) {
+    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+  }
+
+  private void bootstrap() {
+    String ws = config.workspaceId;
+    store.inTransaction(
+        tx -> {
+          if (tx.workspace(ws).isEmpty()) {
+            workspaces.createWorkspace(tx, ws, config.plan);
+            if (apiKey == null) {
+              apiKey = workspaces.issueApiKey(tx, ws).apiKey();
+              config.generatedKey = true;
+            }
+          }
+          if (config.apiKey != null) {
+            workspaces.ensureApiKey(tx, ws, config.apiKey);
+          }
+          return null;
+        });
+  }
+
+  /** The base URL clients use, e.g. {@code http://127.0.0.1:54321}. */
+  public String baseUrl() {
+    return baseUrl;
+  }
+
+  /** The bound port. */
+  public int port() {
+    return app.port();
+  }
+
+  /** The bootstrapped workspace. */
+  public String workspaceId() {
+    return config.workspaceId;
+  }
+
+  /**
+   * The bootstrap API key: the one configured, or the one generated when the workspace was created;
+   * null when the workspace already existed and no key was configured.
+   */
+  public String apiKey() {
+    return apiKey;
+  }
+
+  /** Whether {@link #apiKey()} was generated by this start (print it once). */
+  public boolean apiKeyGenerated() {
+    return config.generatedKey;
+  }
+
+  /** The server's clock (a {@link TestClock} when one was given). */
+  public Clock clock() {
+    return clock;
+  }
+
+  /** The store behind this server. */
+  public Store store() {
+    return store;
+  }
+
+  /** Receipts waiting to be signed. */
+  public int signingBacklog() {
+    return signer.backlog();
+  }
+
+  /**
+   * Stops accepting requests, lets in-flight requests finish, signs every pending receipt, and
+   * closes the store. Idempotent.
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    if (app != null) {
+      app.stop();
+    }
+    signer.drain(Duration.ofSeconds(30));
+    store.close();
+    metrics.close();
+    log.debug("agentauth server stopped");
+  }
+
+  /** Configures an {@link AgentAuthServer}. Not thread-safe; build once. */
+  public static final class Builder {
+    private String host = "127.0.0.1";
+    private int port = 0;
+    private Store store;
+    private Clock clock;
+    private boolean testClock;
+    private String adminToken;
+    private int rateLimit;
+    private String publicUrl;
+    private String workspaceId = "ws_local";
+    private String plan = "pro";
+    private String apiKey;
+    private boolean generatedKey;
+
+    private Builder() {}
+
+    /** Interface to bind; default {@code 127.0.0.1}. */
+    public Builder host(String host) {
+      this.host = Objects.requireNonNull(host, "host");
+      return this;
+    }
+
+    /** Port to bind; default 0 (any free port). */
+    public Builder port(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port must be 0 to 65535, got " + port);
+      }
+      this.port = port;
+      return this;
+    }
+
+    /** Storage; default a fresh {@link MemoryStore}. */
+    public Builder store(Store store) {
+      this.store = Objects.requireNonNull(store, "store");
+      return this;
+    }
+
+    /**
+     * The server's clock; default the system UTC clock. A {@link TestClock} also enables {@code
+     * POST /admin/v1/clock} when an admin token is set.
+     */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      this.testClock = clock instanceof TestClock;
+      return this;
+    }
+
+    /** Admin token enabling the admin API; default none (admin API answers 404). */
+    public Builder adminToken(String adminToken) {
+      this.adminToken = adminToken;
+      return this;
+    }
+
+    /** Requests per second per API key; default 0 = unlimited. */
+    public Builder rateLimit(int perSecond) {
+      if (perSecond < 0) {
+        throw new IllegalArgumentException("rate limit must be >= 0, got " + perSecond);
+      }
+      this.rateLimit = perSecond;
+      return this;
+    }
+
+    /** Public base URL used in receipt envelope URLs; default {@code http://host:port}. */
+    public Builder publicUrl(String publicUrl) {
+      this.publicUrl = publicUrl;
+      return this;
+    }
+
+    /** Workspace created at start if absent; default {@code ws_local}. */
+    public Builder workspace(String workspaceId, String plan) {
+      this.workspaceId = Objects.requireNonNull(workspaceId, "workspaceId");
+      if (!"free".equals(plan) && !"pro".equals(plan)) {
+        throw new IllegalArgumentException("plan must be free or pro, got " + plan);
+      }
+      this.plan = plan;
+      return this;
+    }
+
+    /** API key registered for the bootstrap workspace; default one is generated. */
+    public Builder apiKey(String apiKey) {
+      this.apiKey = apiKey;
+      return this;
+    }
+
+    /** Builds an unstarted server. */
+    public AgentAuthServer build() {
+      return new AgentAuthServer(this);
+    }
+  }
+}

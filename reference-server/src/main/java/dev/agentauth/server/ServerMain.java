@@ -1,0 +1,179 @@
+package dev.agentauth.server;
+
+import dev.agentauth.server.store.MemoryStore;
+import dev.agentauth.server.store.Store;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code java -jar agentauth-server.jar}: runs the reference server until SIGTERM. Every option can
+ * also be given as an environment variable {@code AGENTAUTH_<NAME>} (e.g. {@code AGENTAUTH_PORT});
+ * a command-line option wins over the variable.
+ */
+@Command(
+    name = "agentauth-server",
+    mixinStandardHelpOptions = true,
+    versionProvider = ServerMain.Version.class,
+    description = "Runs the agentauth reference server.")
+public final class ServerMain implements Callable<Integer> {
+
+  @Option(
+      names = "--port",
+      defaultValue = "${env:AGENTAUTH_PORT:-8080}",
+      description = "Port to listen on; 0 picks a free one (default ${DEFAULT-VALUE}).")
+  int port;
+
+  @Option(
+      names = "--host",
+      defaultValue = "${env:AGENTAUTH_HOST:-127.0.0.1}",
+      description = "Interface to bind (default ${DEFAULT-VALUE}).")
+  String host;
+
+  @Option(
+      names = "--store",
+      defaultValue = "${env:AGENTAUTH_STORE:-memory}",
+      description =
+          "Storage: memory (default). sqlite:PATH and postgres:JDBC_URL arrive with durable storage.")
+  String store;
+
+  @Option(
+      names = "--master-key-file",
+      defaultValue = "${env:AGENTAUTH_MASTER_KEY_FILE}",
+      description =
+          "File holding the key that encrypts signing keys at rest (durable stores only).")
+  String masterKeyFile;
+
+  @Option(
+      names = "--admin-token",
+      defaultValue = "${env:AGENTAUTH_ADMIN_TOKEN}",
+      description = "Enables the admin API for callers presenting this bearer token.")
+  String adminToken;
+
+  @Option(
+      names = "--test-clock",
+      defaultValue = "${env:AGENTAUTH_TEST_CLOCK:-false}",
+      description = "Use a clock that only POST /admin/v1/clock moves (testing only).")
+  boolean testClock;
+
+  @Option(
+      names = "--rate-limit",
+      defaultValue = "${env:AGENTAUTH_RATE_LIMIT:-0}",
+      description = "Requests per second per API key; 0 = unlimited (default).")
+  int rateLimit;
+
+  @Option(
+      names = "--public-url",
+      defaultValue = "${env:AGENTAUTH_PUBLIC_URL}",
+      description = "Public base URL for receipt links (default http://HOST:PORT).")
+  String publicUrl;
+
+  @Option(
+      names = "--bootstrap-workspace",
+      defaultValue = "${env:AGENTAUTH_BOOTSTRAP_WORKSPACE:-ws_local}",
+      description = "Workspace created at start if absent (default ${DEFAULT-VALUE}).")
+  String bootstrapWorkspace;
+
+  @Option(
+      names = "--bootstrap-plan",
+      defaultValue = "${env:AGENTAUTH_BOOTSTRAP_PLAN:-pro}",
+      description = "Plan of the bootstrap workspace: free or pro (default ${DEFAULT-VALUE}).")
+  String bootstrapPlan;
+
+  @Option(
+      names = "--bootstrap-api-key",
+      defaultValue = "${env:AGENTAUTH_BOOTSTRAP_API_KEY}",
+      description =
+          "API key registered for the bootstrap workspace; without one a key is generated and printed once.")
+  String bootstrapApiKey;
+
+  public static void main(String[] args) {
+    int code = new CommandLine(new ServerMain()).execute(args);
+    if (code != 0) {
+      System.exit(code);
+    }
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter err = new PrintWriter(System.err, true);
+    Store backing = openStore(store, err);
+    if (backing == null) {
+      return 2;
+    }
+    if (!"free".equals(bootstrapPlan) && !"pro".equals(bootstrapPlan)) {
+      err.println("agentauth-server: --bootstrap-plan must be free or pro, got " + bootstrapPlan);
+      return 2;
+    }
+    AgentAuthServer.Builder b =
+        AgentAuthServer.builder()
+            .host(host)
+            .port(port)
+            .store(backing)
+            .rateLimit(rateLimit)
+            .workspace(bootstrapWorkspace, bootstrapPlan);
+    if (testClock) {
+      b.clock(TestClock.startingNow());
+    } else {
+      b.clock(Clock.systemUTC());
+    }
+    if (adminToken != null && !adminToken.isBlank()) {
+      b.adminToken(adminToken);
+    }
+    if (publicUrl != null && !publicUrl.isBlank()) {
+      b.publicUrl(publicUrl);
+    }
+    if (bootstrapApiKey != null && !bootstrapApiKey.isBlank()) {
+      b.apiKey(bootstrapApiKey);
+    }
+    AgentAuthServer server;
+    try {
+      server = b.build().start();
+    } catch (IllegalArgumentException e) {
+      err.println("agentauth-server: " + e.getMessage());
+      return 2;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  server.close();
+                  stopped.countDown();
+                },
+                "agentauth-shutdown"));
+    if (server.apiKeyGenerated()) {
+      System.out.println(
+          "workspace " + server.workspaceId() + " api key (shown once): " + server.apiKey());
+    }
+    System.out.println("agentauth-server listening on " + server.baseUrl());
+    System.out.flush();
+    stopped.await();
+    return 0;
+  }
+
+  private static Store openStore(String spec, PrintWriter err) {
+    if ("memory".equals(spec)) {
+      return new MemoryStore();
+    }
+    err.println(
+        "agentauth-server: --store "
+            + spec
+            + " is not available in this version;"
+            + " the only store is 'memory' (durable sqlite: and postgres: stores are not built yet)");
+    return null;
+  }
+
+  /** Reports the implementation version of the jar. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = ServerMain.class.getPackage().getImplementationVersion();
+      return new String[] {"agentauth-server " + (v == null ? "dev" : v)};
+    }
+  }
+}

@@ -1,0 +1,73 @@
+package dev.agentauth.server;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A clock that stands still until moved, and only ever moves forward. Pass one to {@link
+ * AgentAuthServer.Builder#clock} (or start the server with {@code --test-clock}) to test expiry,
+ * five-minute nonces, 24-hour escalations and UTC days without sleeping. Thread-safe.
+ */
+public final class TestClock extends Clock {
+  private final AtomicReference<Instant> now;
+
+  /** A clock standing at {@code start}. */
+  public TestClock(Instant start) {
+    this.now = new AtomicReference<>(start);
+  }
+
+  /** A clock standing at the current system time, truncated to milliseconds. */
+  public static TestClock startingNow() {
+    return new TestClock(Instant.ofEpochMilli(System.currentTimeMillis()));
+  }
+
+  /**
+   * Moves the clock forward by {@code amount}.
+   *
+   * @throws IllegalArgumentException if {@code amount} is negative
+   */
+  public Instant advance(Duration amount) {
+    if (amount.isNegative()) {
+      throw new IllegalArgumentException("the test clock only moves forward, got " + amount);
+    }
+    return now.updateAndGet(t -> t.plus(amount));
+  }
+
+  /**
+   * Sets the clock to {@code instant}.
+   *
+   * @throws IllegalArgumentException if {@code instant} is before the current time
+   */
+  public Instant set(Instant instant) {
+    return now.updateAndGet(
+        t -> {
+          if (instant.isBefore(t)) {
+            throw new IllegalArgumentException(
+                "the test clock only moves forward: " + instant + " is before " + t);
+          }
+          return instant;
+        });
+  }
+
+  @Override
+  public Instant instant() {
+    return now.get();
+  }
+
+  @Override
+  public ZoneId getZone() {
+    return ZoneOffset.UTC;
+  }
+
+  @Override
+  public Clock withZone(ZoneId zone) {
+    if (ZoneOffset.UTC.equals(zone)) {
+      return this;
+    }
+    throw new UnsupportedOperationException("the test clock is UTC only");
+  }
+}

@@ -1,0 +1,36 @@
+package dev.agentauth.server.engine;
+
+import dev.agentauth.server.store.AuthorizationRow;
+import dev.agentauth.server.store.EscalationRow;
+import dev.agentauth.server.store.GrantRow;
+import dev.agentauth.server.store.NonceRow;
+import java.util.Map;
+
+/**
+ * Everything the engine needs to decide one check, read (and locked) inside the request's
+ * transaction.
+ *
+ * @param authorization the authorization, or null when none exists in the workspace
+ * @param resourceTombstoned whether a workspace tombstone names the request's resource
+ * @param scopes per requested scope that the authorization includes, its mutable state
+ */
+public record CheckSnapshot(
+    AuthorizationRow authorization, boolean resourceTombstoned, Map<String, ScopeState> scopes) {
+
+  public CheckSnapshot {
+    scopes = Map.copyOf(scopes);
+  }
+
+  /**
+   * The mutable state of one authorization + scope + resource.
+   *
+   * @param allowsToday allows already counted on the current UTC day
+   * @param activeGrant an active confirmation window, or null
+   * @param openNonce an unconsumed, unexpired confirmation nonce, or null
+   * @param latestEscalation the most recent escalation, whatever its status, or null
+   */
+  public record ScopeState(
+      long allowsToday, GrantRow activeGrant, NonceRow openNonce, EscalationRow latestEscalation) {
+    public static final ScopeState EMPTY = new ScopeState(0, null, null, null);
+  }
+}

@@ -1,0 +1,236 @@
+package dev.agentauth.server.engine;
+
+import static dev.agentauth.server.engine.Decisions.ALLOW;
+import static dev.agentauth.server.engine.Decisions.CONFIRM;
+import static dev.agentauth.server.engine.Decisions.DENY;
+import static dev.agentauth.server.engine.Decisions.ESCALATE;
+
+import dev.agentauth.server.engine.CheckOutcome.Budget;
+import dev.agentauth.server.engine.CheckOutcome.Change;
+import dev.agentauth.server.engine.CheckOutcome.ConsumeApproval;
+import dev.agentauth.server.engine.CheckOutcome.CountAllow;
+import dev.agentauth.server.engine.CheckOutcome.CreateEscalation;
+import dev.agentauth.server.engine.CheckOutcome.CreateNonce;
+import dev.agentauth.server.engine.CheckOutcome.ScopeResult;
+import dev.agentauth.server.engine.CheckOutcome.SpendBudget;
+import dev.agentauth.server.engine.CheckSnapshot.ScopeState;
+import dev.agentauth.server.store.AuthorizationRow;
+import dev.agentauth.server.store.EscalationRow;
+import dev.agentauth.server.store.NonceRow;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The one place where checks are decided: a pure function of (snapshot, request, now) that applies
+ * the service spec's eleven steps in order, first failing step deciding, and returns the results
+ * together with the state changes they imply. It reads nothing and writes nothing itself.
+ *
+ * <ol>
+ *   <li>authorization exists; 2. not revoked; 3. not expired; 4. scope included;
+ *   <li value="5">constraints match resource and context; 6. resource not tombstoned; 7. daily rate
+ *       limit not reached; 8. budget not exceeded;
+ *   <li value="9">escalation approval active, else {@code escalate} (or {@code deny} after a
+ *       rejection); 10. confirmation window active, else {@code confirm}; 11. {@code allow}.
+ * </ol>
+ */
+public final class DecisionEngine {
+
+  /** Version of the decision logic; changes whenever the logic does. */
+  public static final String POLICY_VERSION = "2026-11-22.1";
+
+  /** Lifetime of a confirmation nonce. */
+  public static final Duration NONCE_LIFETIME = Duration.ofMinutes(5);
+
+  /** Lifetime of an escalation. */
+  public static final Duration ESCALATION_LIFETIME = Duration.ofHours(24);
+
+  /** How long an escalation approval stays usable after resolution (capped, see resolve). */
+  public static final Duration APPROVAL_WINDOW = Duration.ofHours(1);
+
+  private final Supplier<String> nonceIds;
+  private final Supplier<String> escalationIds;
+
+  /**
+   * @param nonceIds source of fresh, unguessable confirmation nonces
+   * @param escalationIds source of fresh escalation ids
+   */
+  public DecisionEngine(Supplier<String> nonceIds, Supplier<String> escalationIds) {
+    this.nonceIds = nonceIds;
+    this.escalationIds = escalationIds;
+  }
+
+  /** Decides every scope of {@code in} against {@code snap} at {@code now}. */
+  public CheckOutcome evaluate(String workspaceId, CheckSnapshot snap, CheckInput in, Instant now) {
+    List<ScopeResult> results = new ArrayList<>(in.scopes().size());
+    List<Change> changes = new ArrayList<>();
+    for (String scope : in.scopes()) {
+      results.add(decide(workspaceId, snap, in, scope, now, changes));
+    }
+    return new CheckOutcome(results, changes);
+  }
+
+  private ScopeResult decide(
+      String ws, CheckSnapshot snap, CheckInput in, String scope, Instant now, List<Change> out) {
+    AuthorizationRow auth = snap.authorization();
+    if (auth == null) { // 1
+      return deny(scope, Decisions.R_NOT_FOUND, null);
+    }
+    if (auth.revokedAt() != null) { // 2
+      return deny(scope, Decisions.R_REVOKED, null);
+    }
+    if (!now.isBefore(auth.expiresAt())) { // 3
+      return deny(scope, Decisions.R_EXPIRED, null);
+    }
+    ScopeRule rule = findScope(auth, scope);
+    if (rule == null) { // 4
+      return deny(scope, Decisions.R_SCOPE_NOT_AUTHORIZED, null);
+    }
+    if (!constraintsMatch(rule, in)) { // 5
+      return deny(scope, Decisions.R_SCOPE_NOT_AUTHORIZED, null);
+    }
+    if (snap.resourceTombstoned()) { // 6
+      return deny(scope, Decisions.R_TOMBSTONED, null);
+    }
+    ScopeState state = snap.scopes().getOrDefault(scope, ScopeState.EMPTY);
+    if (rule.maxPerDay() != null && state.allowsToday() >= rule.maxPerDay()) { // 7
+      return deny(scope, Decisions.R_RATE_LIMIT, null);
+    }
+    Budget pending = null; // 8
+    if (auth.budgetLimitMicros() != null) {
+      long spent = auth.budgetSpentMicros();
+      long estimate = in.estimatedCostMicros() == null ? 0 : in.estimatedCostMicros();
+      if (spent + estimate > auth.budgetLimitMicros()) {
+        return deny(
+            scope,
+            Decisions.R_BUDGET,
+            new Budget(auth.budgetLimitMicros(), spent, estimate, spent));
+      }
+      pending = new Budget(auth.budgetLimitMicros(), spent, estimate, spent + estimate);
+    }
+    Budget notSpent =
+        pending == null
+            ? null
+            : new Budget(
+                pending.limitMicros(),
+                pending.spentMicros(),
+                pending.estimatedCostMicros(),
+                pending.spentMicros());
+
+    EscalationRow approval = null; // 9
+    if (auth.requiresEscalationFor().contains(scope)) {
+      EscalationRow latest = state.latestEscalation();
+      if (latest != null && isApprovalActive(latest, now)) {
+        approval = latest;
+      } else if (latest != null
+          && "rejected".equals(latest.status())
+          && now.isBefore(latest.expiresAt())) {
+        return deny(scope, Decisions.R_ESCALATION_REJECTED, notSpent);
+      } else if (latest != null
+          && "pending".equals(latest.status())
+          && now.isBefore(latest.expiresAt())) {
+        return new ScopeResult(
+            scope, ESCALATE, Decisions.R_NEEDS_ESCALATION, notSpent, null, latest, null);
+      } else {
+        EscalationRow created =
+            new EscalationRow(
+                ws,
+                escalationIds.get(),
+                auth.authorizationId(),
+                scope,
+                in.resource(),
+                "pending",
+                auth.escalationTargets().get(scope),
+                now,
+                now.plus(ESCALATION_LIFETIME),
+                null,
+                null,
+                null,
+                null,
+                null);
+        out.add(new CreateEscalation(created));
+        return new ScopeResult(
+            scope, ESCALATE, Decisions.R_NEEDS_ESCALATION, notSpent, null, created, null);
+      }
+    }
+
+    String grantId = null; // 10
+    if (auth.requiresConfirmFor().contains(scope)) {
+      if (state.activeGrant() != null && state.activeGrant().isActive(now)) {
+        grantId = state.activeGrant().grantId();
+      } else {
+        NonceRow nonce = state.openNonce();
+        if (nonce == null || !nonce.isOpen(now)) {
+          nonce =
+              new NonceRow(
+                  ws,
+                  nonceIds.get(),
+                  auth.authorizationId(),
+                  scope,
+                  in.resource(),
+                  now,
+                  now.plus(NONCE_LIFETIME),
+                  null,
+                  null);
+          out.add(new CreateNonce(nonce));
+        }
+        return new ScopeResult(
+            scope, CONFIRM, Decisions.R_NEEDS_CONFIRMATION, notSpent, nonce, null, null);
+      }
+    }
+
+    // 11: allow, counted and spent.
+    out.add(new CountAllow(scope, utcDay(now)));
+    if (pending != null && pending.estimatedCostMicros() > 0) {
+      out.add(new SpendBudget(pending.estimatedCostMicros()));
+    }
+    String reason = Decisions.R_SCOPE_ACTIVE;
+    if (approval != null) {
+      out.add(new ConsumeApproval(approval.approvalConsumed(now)));
+      reason = Decisions.R_VIA_ESCALATION;
+    } else if (grantId != null) {
+      reason = Decisions.R_VIA_CONFIRMATION;
+    }
+    return new ScopeResult(scope, ALLOW, reason, pending, null, approval, grantId);
+  }
+
+  /** The UTC calendar day that {@code max_per_day} counts in. */
+  public static LocalDate utcDay(Instant now) {
+    return LocalDate.ofInstant(now, ZoneOffset.UTC);
+  }
+
+  private static boolean isApprovalActive(EscalationRow e, Instant now) {
+    return "approved".equals(e.status())
+        && e.approvalConsumedAt() == null
+        && e.approvalExpiresAt() != null
+        && now.isBefore(e.approvalExpiresAt());
+  }
+
+  private static ScopeRule findScope(AuthorizationRow auth, String scope) {
+    for (ScopeRule rule : auth.scopes()) {
+      if (rule.name().equals(scope)) {
+        return rule;
+      }
+    }
+    return null;
+  }
+
+  private static boolean constraintsMatch(ScopeRule rule, CheckInput in) {
+    if (rule.resourcePattern() != null && !Fnmatch.matches(rule.resourcePattern(), in.resource())) {
+      return false;
+    }
+    if (rule.allowedInitiators() != null) {
+      String initiator = in.initiatedBy();
+      return initiator != null && rule.allowedInitiators().contains(initiator);
+    }
+    return true;
+  }
+
+  private static ScopeResult deny(String scope, String reason, Budget budget) {
+    return new ScopeResult(scope, DENY, reason, budget, null, null, null);
+  }
+}

@@ -1,0 +1,102 @@
+package dev.agentauth.server.http;
+
+import java.util.List;
+
+/**
+ * A client-visible failure: rendered as problem+json with {@code status} and {@code code}, and
+ * field errors for validation failures. Throwing one inside a transaction rolls it back.
+ */
+public final class ApiError extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  /** One invalid field: a path such as {@code scopes[1].name} and what is wrong with it. */
+  public record FieldProblem(String field, String message) {}
+
+  private final int status;
+  private final String code;
+  private final transient List<FieldProblem> errors;
+  private final String retryAfter;
+
+  private ApiError(
+      int status, String code, String detail, List<FieldProblem> errors, String retryAfter) {
+    super(detail, null, false, false);
+    this.status = status;
+    this.code = code;
+    this.errors = errors == null ? null : List.copyOf(errors);
+    this.retryAfter = retryAfter;
+  }
+
+  /** Builds an error that names fields with a code other than {@code invalid_request}. */
+  public static final class Builder {
+    private final int status;
+    private final String code;
+    private final String detail;
+    private final List<FieldProblem> fields = new java.util.ArrayList<>();
+
+    public Builder(int status, String code, String detail) {
+      this.status = status;
+      this.code = code;
+      this.detail = detail;
+    }
+
+    public Builder field(String field, String message) {
+      fields.add(new FieldProblem(field, message));
+      return this;
+    }
+
+    public ApiError build() {
+      return new ApiError(status, code, detail, fields, null);
+    }
+  }
+
+  public static ApiError of(int status, String code, String detail) {
+    return new ApiError(status, code, detail, null, null);
+  }
+
+  /** 400 {@code invalid_request} naming the invalid fields. */
+  public static ApiError invalid(List<FieldProblem> errors) {
+    String detail =
+        errors.size() == 1
+            ? errors.get(0).field() + ": " + errors.get(0).message()
+            : errors.size() + " fields are invalid; see errors";
+    return new ApiError(400, "invalid_request", detail, errors, null);
+  }
+
+  /** 400 {@code invalid_request} for one field. */
+  public static ApiError invalid(String field, String message) {
+    return invalid(List.of(new FieldProblem(field, message)));
+  }
+
+  public static ApiError notFound(String what) {
+    return of(404, "not_found", what + " not found");
+  }
+
+  public static ApiError rateLimited(long retryAfterSeconds) {
+    return new ApiError(
+        429,
+        "rate_limited",
+        "request rate limit of this API key exceeded",
+        null,
+        Long.toString(retryAfterSeconds));
+  }
+
+  public int status() {
+    return status;
+  }
+
+  public String code() {
+    return code;
+  }
+
+  public String detail() {
+    return getMessage();
+  }
+
+  public List<FieldProblem> errors() {
+    return errors;
+  }
+
+  public String retryAfter() {
+    return retryAfter;
+  }
+}

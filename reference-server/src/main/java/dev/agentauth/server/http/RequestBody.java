@@ -1,0 +1,135 @@
+package dev.agentauth.server.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+
+/**
+ * A parsed JSON request body: the raw tree (for opaque objects such as {@code metadata}) and the
+ * typed record read from it with the strict mapper, with every parse failure turned into a 400 that
+ * names the field.
+ */
+public final class RequestBody<T> {
+  private final ObjectNode tree;
+  private final T value;
+
+  private RequestBody(ObjectNode tree, T value) {
+    this.tree = tree;
+    this.value = value;
+  }
+
+  /** The typed body. */
+  public T value() {
+    return value;
+  }
+
+  /** An object member of the raw body, or null when absent or JSON null. */
+  public ObjectNode object(String field) {
+    JsonNode n = tree.get(field);
+    return n instanceof ObjectNode o ? o : null;
+  }
+
+  /**
+   * Parses {@code bytes} as a JSON object and binds it to {@code type}. An empty body reads as
+   * {@code {}} when {@code emptyAllowed}.
+   */
+  public static <T> RequestBody<T> parse(
+      ObjectMapper strict, byte[] bytes, Class<T> type, boolean emptyAllowed) {
+    JsonNode node;
+    if (bytes.length == 0 || isBlank(bytes)) {
+      if (!emptyAllowed) {
+        throw ApiError.invalid("body", "must be a JSON object");
+      }
+      node = strict.createObjectNode();
+    } else {
+      try {
+        node = strict.readTree(bytes);
+      } catch (JsonProcessingException e) {
+        throw ApiError.invalid("body", "is not valid JSON: " + e.getOriginalMessage());
+      } catch (IOException e) {
+        throw ApiError.invalid("body", "could not be read");
+      }
+    }
+    if (!(node instanceof ObjectNode obj)) {
+      throw ApiError.invalid("body", "must be a JSON object");
+    }
+    try {
+      return new RequestBody<>(obj, strict.treeToValue(obj, type));
+    } catch (UnrecognizedPropertyException e) {
+      throw ApiError.invalid(path(e), "is not a known field");
+    } catch (InvalidFormatException e) {
+      Class<?> t = e.getTargetType();
+      if (t == String.class || t == Long.class || t == Boolean.class || t == Integer.class) {
+        throw ApiError.invalid(path(e), "has the wrong type" + expected(e));
+      }
+      throw ApiError.invalid(path(e), "has an invalid value: " + e.getOriginalMessage());
+    } catch (MismatchedInputException e) {
+      throw ApiError.invalid(path(e), "has the wrong type" + expected(e));
+    } catch (JsonMappingException e) {
+      throw ApiError.invalid(path(e), "is invalid: " + e.getOriginalMessage());
+    } catch (JsonProcessingException e) {
+      throw ApiError.invalid("body", "is invalid: " + e.getOriginalMessage());
+    } catch (IllegalArgumentException e) {
+      throw ApiError.invalid("body", "is invalid: " + e.getMessage());
+    }
+  }
+
+  private static String expected(MismatchedInputException e) {
+    Class<?> t = e.getTargetType();
+    if (t == null) {
+      return "";
+    }
+    String name = t.getSimpleName();
+    if (t == Long.class || t == long.class || t == Integer.class || t == int.class) {
+      name = "integer";
+    } else if (t == Boolean.class || t == boolean.class) {
+      name = "boolean";
+    } else if (t == String.class
+        || t.getPackageName().equals("dev.agentauth.model") && name.length() > 0 && !t.isRecord()) {
+      name = "string";
+    } else if (java.util.List.class.isAssignableFrom(t)) {
+      name = "array";
+    } else if (java.util.Map.class.isAssignableFrom(t) || t.isRecord()) {
+      name = "object";
+    }
+    return ": expected " + name;
+  }
+
+  /** Renders a Jackson path as {@code scopes[1].name}. */
+  static String path(JsonMappingException e) {
+    StringBuilder sb = new StringBuilder();
+    for (JsonMappingException.Reference ref : e.getPath()) {
+      if (ref.getFieldName() != null) {
+        if (sb.length() > 0) {
+          sb.append('.');
+        }
+        sb.append(ref.getFieldName());
+      } else if (ref.getIndex() >= 0) {
+        sb.append('[').append(ref.getIndex()).append(']');
+      }
+    }
+    String p = sb.toString();
+    if (e instanceof UnrecognizedPropertyException u) {
+      String prop = u.getPropertyName();
+      if (!p.equals(prop) && !p.endsWith("." + prop)) {
+        p = p.isEmpty() ? prop : p + "." + prop;
+      }
+    }
+    return p.isEmpty() ? "body" : p;
+  }
+
+  private static boolean isBlank(byte[] bytes) {
+    for (byte b : bytes) {
+      if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,74 @@
+package dev.agentauth.server.service;
+
+import dev.agentauth.model.ConfirmationDecision;
+import dev.agentauth.model.ConfirmationResolution;
+import dev.agentauth.server.http.ApiError;
+import dev.agentauth.server.store.AuthorizationRow;
+import dev.agentauth.server.store.GrantRow;
+import dev.agentauth.server.store.NonceRow;
+import dev.agentauth.server.store.Tx;
+import java.time.Instant;
+
+/**
+ * {@code POST /v1/confirmations/{nonce}}. Approving opens a confirmation window of {@code
+ * ttl_seconds}; declining consumes the nonce and leaves no lasting block. Every kind of unusable
+ * nonce answers the same 410, so nonces cannot be enumerated.
+ */
+public final class ConfirmationOps {
+  public static final long DEFAULT_TTL = 60;
+  public static final long MAX_TTL = 300;
+
+  private final ServiceContext ctx;
+
+  public ConfirmationOps(ServiceContext ctx) {
+    this.ctx = ctx;
+  }
+
+  public static void validate(Boolean approved, Long ttlSeconds) {
+    Validation v = new Validation();
+    v.required("approved", approved);
+    v.range("ttl_seconds", ttlSeconds, 1, MAX_TTL);
+    v.throwIfInvalid();
+  }
+
+  public Outcome resolve(Tx tx, Caller caller, String nonce, boolean approved, Long ttlSeconds) {
+    String ws = caller.workspaceId();
+    Instant now = ctx.now();
+    NonceRow row = tx.nonce(ws, nonce).orElseThrow(ConfirmationOps::gone);
+    // Lock the authorization first: every change to its state is serialized on that row.
+    AuthorizationRow auth =
+        tx.authorizationForUpdate(ws, row.authorizationId()).orElseThrow(ConfirmationOps::gone);
+    row = tx.nonce(ws, nonce).orElseThrow(ConfirmationOps::gone);
+    if (!row.isOpen(now) || auth.revokedAt() != null) {
+      throw gone();
+    }
+    tx.updateNonce(row.consumed(now, approved));
+    if (!approved) {
+      return Outcome.of(
+          200, new ConfirmationResolution(ConfirmationDecision.DENIED_BY_USER, null, null));
+    }
+    long ttl = ttlSeconds == null ? DEFAULT_TTL : ttlSeconds;
+    GrantRow grant =
+        new GrantRow(
+            ws,
+            "cfa_" + ctx.ulid(),
+            row.authorizationId(),
+            row.scope(),
+            row.resource(),
+            nonce,
+            now,
+            now.plusSeconds(ttl));
+    tx.insertGrant(grant);
+    return Outcome.of(
+        200,
+        new ConfirmationResolution(
+            ConfirmationDecision.APPROVED, grant.grantId(), grant.expiresAt()));
+  }
+
+  private static ApiError gone() {
+    return ApiError.of(
+        410,
+        "nonce_gone",
+        "the confirmation nonce is expired, already used, unknown, or its authorization was revoked");
+  }
+}

@@ -1,0 +1,57 @@
+package dev.agentauth.server.service;
+
+import dev.agentauth.server.http.ApiError;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+
+/**
+ * Opaque pagination cursors bound to the filters they were issued for. A cursor is base64url({@code
+ * v1|<filter fingerprint>|<last key>}); using it with other filters, or a cursor that was not
+ * issued by this server, is a 400 naming {@code cursor}.
+ */
+public final class Cursors {
+  private Cursors() {}
+
+  /** Encodes the position after {@code lastKey} for a listing with {@code filters}. */
+  public static String encode(String filters, String lastKey) {
+    String raw = "v1|" + fingerprint(filters) + "|" + lastKey;
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(raw.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Decodes {@code cursor} (null → start) and checks it belongs to {@code filters}. */
+  public static String decode(String cursor, String filters) {
+    if (cursor == null) {
+      return null;
+    }
+    String raw;
+    try {
+      raw = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw ApiError.invalid("cursor", "is not a cursor issued by this server");
+    }
+    String[] parts = raw.split("\\|", 3);
+    if (parts.length != 3 || !parts[0].equals("v1") || parts[2].isEmpty()) {
+      throw ApiError.invalid("cursor", "is not a cursor issued by this server");
+    }
+    if (!parts[1].equals(fingerprint(filters))) {
+      throw ApiError.invalid(
+          "cursor",
+          "was issued for other filters; repeat the same filters or start without a cursor");
+    }
+    return parts[2];
+  }
+
+  private static String fingerprint(String filters) {
+    try {
+      byte[] d =
+          MessageDigest.getInstance("SHA-256").digest(filters.getBytes(StandardCharsets.UTF_8));
+      return Base64.getUrlEncoder().withoutPadding().encodeToString(d).substring(0, 16);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,155 @@
+package dev.agentauth.server.service;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentauth.model.EscalationPage;
+import dev.agentauth.model.EscalationResolveResponse;
+import dev.agentauth.model.EscalationStatus;
+import dev.agentauth.server.engine.DecisionEngine;
+import dev.agentauth.server.engine.Decisions;
+import dev.agentauth.server.http.ApiError;
+import dev.agentauth.server.store.AuthorizationRow;
+import dev.agentauth.server.store.EscalationRow;
+import dev.agentauth.server.store.Page;
+import dev.agentauth.server.store.ReceiptRow;
+import dev.agentauth.server.store.Tx;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/** Escalations: resolve (Pro+), get and list. */
+public final class EscalationOps {
+  private final ServiceContext ctx;
+
+  public EscalationOps(ServiceContext ctx) {
+    this.ctx = ctx;
+  }
+
+  public static void validate(String resolution, String resolvedBy, String note) {
+    Validation v = new Validation();
+    if (v.required("resolution", resolution)
+        && !Set.of("approved", "rejected").contains(resolution)) {
+      v.add(
+          "resolution",
+          "must be approved or rejected, got \"" + Validation.clip(resolution) + "\"");
+    }
+    if (v.required("resolved_by", resolvedBy)) {
+      v.identifier("resolved_by", resolvedBy);
+    }
+    v.text("note", note);
+    v.throwIfInvalid();
+    Validation.rejectPii("resolved_by", resolvedBy);
+  }
+
+  public Outcome resolve(
+      Tx tx, Caller caller, String id, String resolution, String resolvedBy, String note) {
+    if (!caller.isPro()) {
+      throw ApiError.of(402, "plan_required", "escalation resolution needs the pro plan");
+    }
+    String ws = caller.workspaceId();
+    EscalationRow e = tx.escalation(ws, id).orElseThrow(() -> ApiError.notFound("escalation"));
+    AuthorizationRow auth =
+        tx.authorizationForUpdate(ws, e.authorizationId())
+            .orElseThrow(() -> ApiError.notFound("escalation"));
+    e = tx.escalation(ws, id).orElseThrow(() -> ApiError.notFound("escalation"));
+    Instant now = ctx.now();
+    if (auth.revokedAt() != null) {
+      throw conflict("its authorization was revoked");
+    }
+    String status = e.effectiveStatus(now);
+    if ("expired".equals(status)) {
+      throw conflict(
+          "it expired at " + dev.agentauth.model.AgentAuthJson.formatInstant(e.expiresAt()));
+    }
+    if (!"pending".equals(status)) {
+      if (!status.equals(resolution)) {
+        throw conflict("it was already resolved as " + status);
+      }
+      if (e.approvalConsumedAt() != null) {
+        throw conflict("its approval was already consumed by a re-check");
+      }
+      EscalationRow done = e;
+      return Outcome.of(
+          200,
+          new EscalationResolveResponse(
+              done.escalationId(),
+              EscalationStatus.of(done.status()),
+              done.resolvedBy(),
+              done.resolvedAt(),
+              null));
+    }
+    Instant approvalUntil = null;
+    if ("approved".equals(resolution)) {
+      approvalUntil =
+          min(now.plus(DecisionEngine.APPROVAL_WINDOW), min(e.expiresAt(), auth.expiresAt()));
+    }
+    EscalationRow resolved = e.resolved(resolution, resolvedBy, now, note, approvalUntil);
+    tx.updateEscalation(resolved);
+    ObjectNode c = ReceiptFactory.context();
+    c.put("escalation_id", e.escalationId());
+    c.put("scope", e.scope());
+    c.put("resolved_by", resolvedBy);
+    if (note != null) {
+      c.put("note", note);
+    }
+    String decision =
+        "approved".equals(resolution)
+            ? Decisions.ESCALATION_APPROVED
+            : Decisions.ESCALATION_REJECTED;
+    ReceiptRow receipt =
+        ctx.receipts()
+            .eventReceipt(
+                ws,
+                now,
+                Decisions.EVENT_RESOLVE,
+                decision,
+                decision,
+                auth.userId(),
+                auth.agentId(),
+                e.resource(),
+                c,
+                e.authorizationId());
+    tx.insertReceipt(receipt);
+    return new Outcome(
+        200,
+        List.of(receipt),
+        view ->
+            new EscalationResolveResponse(
+                resolved.escalationId(),
+                EscalationStatus.of(resolution),
+                resolvedBy,
+                now,
+                view.apply(receipt)));
+  }
+
+  public Outcome get(Tx tx, Caller caller, String id) {
+    EscalationRow e =
+        tx.escalation(caller.workspaceId(), id).orElseThrow(() -> ApiError.notFound("escalation"));
+    return Outcome.of(200, Mapping.escalation(e, ctx.now()));
+  }
+
+  public Outcome list(Tx tx, Caller caller, String status, String cursor, int limit) {
+    if (status != null && !Set.of("pending", "approved", "rejected", "expired").contains(status)) {
+      throw ApiError.invalid("status", "must be one of pending, approved, rejected, expired");
+    }
+    String filters = "esc|" + status;
+    String after = Cursors.decode(cursor, filters);
+    Instant now = ctx.now();
+    Page<EscalationRow> page = tx.listEscalations(caller.workspaceId(), status, now, after, limit);
+    List<dev.agentauth.model.Escalation> items = new ArrayList<>();
+    page.items().forEach(e -> items.add(Mapping.escalation(e, now)));
+    String next =
+        page.hasMore()
+            ? Cursors.encode(filters, page.items().get(page.items().size() - 1).escalationId())
+            : null;
+    return Outcome.of(200, new EscalationPage(items, page.hasMore(), next));
+  }
+
+  private static ApiError conflict(String why) {
+    return ApiError.of(409, "escalation_conflict", "the escalation cannot be resolved: " + why);
+  }
+
+  private static Instant min(Instant a, Instant b) {
+    return a.isBefore(b) ? a : b;
+  }
+}

@@ -1,0 +1,80 @@
+package dev.agentauth.server.service;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.f4b6a3.ulid.UlidFactory;
+import dev.agentauth.model.AgentAuthJson;
+import dev.agentauth.server.engine.DecisionEngine;
+import dev.agentauth.server.signing.SigningService;
+import dev.agentauth.server.store.Store;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Base64;
+
+/** What every operation shares: store, clock, engine, id sources, receipt factory and signer. */
+public final class ServiceContext {
+  private final Store store;
+  private final Clock clock;
+  private final SigningService signer;
+  private final SecureRandom random = new SecureRandom();
+  private final UlidFactory ulids = UlidFactory.newMonotonicInstance();
+  private final DecisionEngine engine;
+  private final ReceiptFactory receipts;
+  private final ObjectMapper mapper = AgentAuthJson.newObjectMapper();
+
+  public ServiceContext(Store store, Clock clock, SigningService signer) {
+    this.store = store;
+    this.clock = clock;
+    this.signer = signer;
+    this.engine = new DecisionEngine(() -> "cn_" + token(24), () -> "esc_" + ulid());
+    this.receipts = new ReceiptFactory(this::ulid);
+  }
+
+  public Store store() {
+    return store;
+  }
+
+  /** The current time, truncated to milliseconds (the precision of every stored timestamp). */
+  public Instant now() {
+    return Instant.ofEpochMilli(clock.millis());
+  }
+
+  public Clock clock() {
+    return clock;
+  }
+
+  public SigningService signer() {
+    return signer;
+  }
+
+  public DecisionEngine engine() {
+    return engine;
+  }
+
+  public ReceiptFactory receipts() {
+    return receipts;
+  }
+
+  public ObjectMapper mapper() {
+    return mapper;
+  }
+
+  /** A fresh monotonic ULID (26 characters). */
+  public synchronized String ulid() {
+    return ulids.create().toString();
+  }
+
+  /** {@code bytes} random bytes as unpadded base64url. */
+  public String token(int bytes) {
+    byte[] b = new byte[bytes];
+    random.nextBytes(b);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+  }
+
+  /** Random bytes. */
+  public byte[] randomBytes(int n) {
+    byte[] b = new byte[n];
+    random.nextBytes(b);
+    return b;
+  }
+}

@@ -1,0 +1,171 @@
+package dev.agentauth.server.service;
+
+import dev.agentauth.model.ApiKeyResponse;
+import dev.agentauth.model.Plan;
+import dev.agentauth.model.Workspace;
+import dev.agentauth.model.WorkspaceKey;
+import dev.agentauth.model.WorkspaceKeys;
+import dev.agentauth.server.http.ApiError;
+import dev.agentauth.server.store.ApiKeyRow;
+import dev.agentauth.server.store.SigningKeyRow;
+import dev.agentauth.server.store.Tx;
+import dev.agentauth.server.store.WorkspaceRow;
+import dev.agentauth.verifier.signing.ReceiptSigner;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * Workspaces, their API keys and their signing keys: creation, API key issue and lookup, key
+ * rotation, the public keys document, and bootstrap at start-up.
+ */
+public final class WorkspaceOps {
+  private static final Pattern API_KEY = Pattern.compile("sk_[A-Za-z0-9_-]{43}");
+  private static final Pattern WORKSPACE_ID = Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
+
+  private final ServiceContext ctx;
+  private final ConcurrentHashMap<String, Caller> callers = new ConcurrentHashMap<>();
+
+  public WorkspaceOps(ServiceContext ctx) {
+    this.ctx = ctx;
+  }
+
+  /** SHA-256 hex of an API key: the only form in which keys are stored. */
+  public static String hash(String apiKey) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(apiKey.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The caller an API key belongs to, if the key is well-formed and known. */
+  public Optional<Caller> authenticate(String apiKey) {
+    if (apiKey == null || !API_KEY.matcher(apiKey).matches()) {
+      return Optional.empty();
+    }
+    String h = hash(apiKey);
+    Caller cached = callers.get(h);
+    if (cached != null) {
+      return Optional.of(cached);
+    }
+    Optional<Caller> found =
+        ctx.store()
+            .inTransaction(
+                tx ->
+                    tx.apiKey(h)
+                        .flatMap(k -> tx.workspace(k.workspaceId()))
+                        .map(w -> new Caller(w.workspaceId(), w.plan(), h)));
+    found.ifPresent(c -> callers.put(h, c));
+    return found;
+  }
+
+  /** Validates an admin workspace request. */
+  public static void validateWorkspace(String workspaceId, Plan plan) {
+    Validation v = new Validation();
+    if (v.required("workspace_id", workspaceId) && !WORKSPACE_ID.matcher(workspaceId).matches()) {
+      v.add("workspace_id", "must be 1 to 64 characters from A-Z a-z 0-9 _ . : -");
+    }
+    if (plan != null && !plan.isKnown()) {
+      v.add("plan", "must be free or pro, got \"" + Validation.clip(plan.value()) + "\"");
+    }
+    v.throwIfInvalid();
+  }
+
+  /** Creates a workspace with its first signing key; 409 if it exists. */
+  public Workspace createWorkspace(Tx tx, String workspaceId, String plan) {
+    if (tx.workspace(workspaceId).isPresent()) {
+      throw new ApiError.Builder(409, "workspace_exists", "workspace " + workspaceId + " exists")
+          .field("workspace_id", "already exists")
+          .build();
+    }
+    Instant now = ctx.now();
+    WorkspaceRow row = new WorkspaceRow(workspaceId, plan, now);
+    tx.insertWorkspace(row);
+    tx.insertSigningKey(newKey(workspaceId, now));
+    return new Workspace(workspaceId, Plan.of(plan), now);
+  }
+
+  /** Issues a new API key for a workspace (shown once). */
+  public ApiKeyResponse issueApiKey(Tx tx, String workspaceId) {
+    if (tx.workspace(workspaceId).isEmpty()) {
+      throw ApiError.notFound("workspace");
+    }
+    String key = "sk_" + ctx.token(32);
+    tx.insertApiKey(new ApiKeyRow(hash(key), workspaceId, ctx.now()));
+    return new ApiKeyResponse(workspaceId, key);
+  }
+
+  /** Registers a caller-chosen API key for a workspace if it is not registered yet. */
+  public void ensureApiKey(Tx tx, String workspaceId, String apiKey) {
+    if (!API_KEY.matcher(apiKey).matches()) {
+      throw new IllegalArgumentException(
+          "an API key must look like sk_ followed by 43 base64url characters (32 random bytes)");
+    }
+    String h = hash(apiKey);
+    Optional<ApiKeyRow> existing = tx.apiKey(h);
+    if (existing.isPresent() && !existing.get().workspaceId().equals(workspaceId)) {
+      throw new IllegalArgumentException("that API key belongs to another workspace");
+    }
+    if (existing.isEmpty()) {
+      tx.insertApiKey(new ApiKeyRow(h, workspaceId, ctx.now()));
+    }
+  }
+
+  /** Retires the active keys of a workspace and adds a new one, returning it. */
+  public WorkspaceKey rotate(Tx tx, String workspaceId) {
+    if (tx.workspace(workspaceId).isEmpty()) {
+      throw ApiError.notFound("workspace");
+    }
+    Instant now = ctx.now();
+    for (SigningKeyRow k : tx.signingKeys(workspaceId)) {
+      if (k.activeUntil() == null) {
+        tx.updateSigningKey(k.retiredAt(now));
+      }
+    }
+    SigningKeyRow fresh = newKey(workspaceId, now);
+    tx.insertSigningKey(fresh);
+    return publicKey(fresh);
+  }
+
+  /** The public keys document of a workspace; 404 for an unknown one. */
+  public WorkspaceKeys keys(Tx tx, String workspaceId) {
+    if (tx.workspace(workspaceId).isEmpty()) {
+      throw ApiError.notFound("workspace");
+    }
+    List<WorkspaceKey> keys = new ArrayList<>();
+    for (SigningKeyRow k : tx.signingKeys(workspaceId)) {
+      keys.add(publicKey(k));
+    }
+    return new WorkspaceKeys(workspaceId, keys);
+  }
+
+  /** Plans a workspace can have. */
+  public static final Set<String> PLANS = Set.of("free", "pro");
+
+  private SigningKeyRow newKey(String workspaceId, Instant now) {
+    byte[] seed = ctx.randomBytes(32);
+    ReceiptSigner signer = ReceiptSigner.fromSeed("k", seed);
+    String keyId = workspaceId + "/" + ctx.ulid().toLowerCase(java.util.Locale.ROOT);
+    return new SigningKeyRow(workspaceId, keyId, seed, signer.publicKey(), now, null);
+  }
+
+  private static WorkspaceKey publicKey(SigningKeyRow k) {
+    return new WorkspaceKey(
+        k.keyId(),
+        "Ed25519",
+        java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(k.publicKey()),
+        k.activeFrom(),
+        k.activeUntil());
+  }
+}

@@ -1,0 +1,63 @@
+package dev.agentauth.server.store;
+
+import java.time.Instant;
+
+/** An escalation, from {@code pending} through its resolution and the approval's consumption. */
+public record EscalationRow(
+    String workspaceId,
+    String escalationId,
+    String authorizationId,
+    String scope,
+    String resource,
+    String status,
+    String escalationTo,
+    Instant createdAt,
+    Instant expiresAt,
+    String resolvedBy,
+    Instant resolvedAt,
+    String note,
+    Instant approvalExpiresAt,
+    Instant approvalConsumedAt) {
+
+  /** The status as seen at {@code now}: a pending escalation past its lifetime is expired. */
+  public String effectiveStatus(Instant now) {
+    return "pending".equals(status) && !now.isBefore(expiresAt) ? "expired" : status;
+  }
+
+  public EscalationRow resolved(
+      String resolution, String by, Instant at, String withNote, Instant approvalUntil) {
+    return new EscalationRow(
+        workspaceId,
+        escalationId,
+        authorizationId,
+        scope,
+        resource,
+        resolution,
+        escalationTo,
+        createdAt,
+        expiresAt,
+        by,
+        at,
+        withNote,
+        approvalUntil,
+        null);
+  }
+
+  public EscalationRow approvalConsumed(Instant at) {
+    return new EscalationRow(
+        workspaceId,
+        escalationId,
+        authorizationId,
+        scope,
+        resource,
+        status,
+        escalationTo,
+        createdAt,
+        expiresAt,
+        resolvedBy,
+        resolvedAt,
+        note,
+        approvalExpiresAt,
+        at);
+  }
+}

@@ -1,0 +1,428 @@
+package dev.agentauth.server.store;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
+
+/**
+ * A {@link Store} held in memory, for tests and embedding. Transactions are serialized by one lock
+ * and every write records its inverse, so a transaction whose work throws leaves no trace.
+ */
+public final class MemoryStore implements Store {
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Deque<Runnable> undo = new ArrayDeque<>();
+  private final MemoryTx tx = new MemoryTx();
+  private volatile boolean closed;
+
+  private final Map<String, WorkspaceRow> workspaces = new HashMap<>();
+  private final Map<String, ApiKeyRow> apiKeys = new HashMap<>();
+  private final Map<String, List<SigningKeyRow>> signingKeys = new HashMap<>();
+  private final Map<String, TreeMap<String, AuthorizationRow>> authorizations = new HashMap<>();
+  private final Map<String, Long> counters = new HashMap<>();
+  private final Map<String, NonceRow> nonces = new HashMap<>();
+  private final Map<String, String> latestNonce = new HashMap<>();
+  private final Map<String, GrantRow> latestGrant = new HashMap<>();
+  private final Map<String, TreeMap<String, EscalationRow>> escalations = new HashMap<>();
+  private final Map<String, String> latestEscalation = new HashMap<>();
+  private final Map<String, TreeMap<String, BundleRow>> bundles = new HashMap<>();
+  private final Map<String, TreeMap<String, TombstoneRow>> tombstones = new HashMap<>();
+  private final Map<String, TreeMap<String, ReceiptRow>> receipts = new HashMap<>();
+  private final TreeMap<String, ReceiptRow> pending = new TreeMap<>();
+  private final Map<String, IdempotencyRow> idempotency = new HashMap<>();
+
+  @Override
+  public <T> T inTransaction(Work<T> work) {
+    lock.lock();
+    try {
+      if (closed) {
+        throw new StoreException("store is closed");
+      }
+      undo.clear();
+      boolean ok = false;
+      try {
+        T result = work.run(tx);
+        ok = true;
+        return result;
+      } finally {
+        if (!ok) {
+          while (!undo.isEmpty()) {
+            undo.pop().run();
+          }
+        }
+        undo.clear();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public boolean isReachable() {
+    return !closed;
+  }
+
+  @Override
+  public String describe() {
+    return "memory";
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+  }
+
+  private static String key(String... parts) {
+    return String.join("\u0000", parts);
+  }
+
+  private static String key(String ws, String auth, String scope, String resource) {
+    return ws
+        + '\u0000'
+        + auth
+        + '\u0000'
+        + scope
+        + '\u0000'
+        + (resource == null ? "\u0001" : "=" + resource);
+  }
+
+  /** Puts {@code value} and records how to undo it. */
+  private <K, V> void put(Map<K, V> map, K k, V value) {
+    boolean had = map.containsKey(k);
+    V previous = map.put(k, value);
+    undo.push(
+        () -> {
+          if (had) {
+            map.put(k, previous);
+          } else {
+            map.remove(k);
+          }
+        });
+  }
+
+  private <K, V> void remove(Map<K, V> map, K k) {
+    if (map.containsKey(k)) {
+      V previous = map.remove(k);
+      undo.push(() -> map.put(k, previous));
+    }
+  }
+
+  private <V> TreeMap<String, V> table(Map<String, TreeMap<String, V>> byWorkspace, String ws) {
+    return byWorkspace.computeIfAbsent(ws, w -> new TreeMap<>());
+  }
+
+  private static <V> Page<V> page(
+      NavigableMap<String, V> rows, String after, int limit, Predicate<V> filter) {
+    NavigableMap<String, V> tail = after == null ? rows : rows.tailMap(after, false);
+    List<V> items = new ArrayList<>(Math.min(limit, 128));
+    Iterator<V> it = tail.values().iterator();
+    while (it.hasNext()) {
+      V v = it.next();
+      if (!filter.test(v)) {
+        continue;
+      }
+      if (items.size() == limit) {
+        return new Page<>(items, true);
+      }
+      items.add(v);
+    }
+    return new Page<>(items, false);
+  }
+
+  private final class MemoryTx implements Tx {
+    @Override
+    public Optional<WorkspaceRow> workspace(String workspaceId) {
+      return Optional.ofNullable(workspaces.get(workspaceId));
+    }
+
+    @Override
+    public void insertWorkspace(WorkspaceRow row) {
+      if (workspaces.containsKey(row.workspaceId())) {
+        throw new StoreException("workspace exists: " + row.workspaceId());
+      }
+      put(workspaces, row.workspaceId(), row);
+    }
+
+    @Override
+    public Optional<ApiKeyRow> apiKey(String keyHash) {
+      return Optional.ofNullable(apiKeys.get(keyHash));
+    }
+
+    @Override
+    public void insertApiKey(ApiKeyRow row) {
+      put(apiKeys, row.keyHash(), row);
+    }
+
+    @Override
+    public List<SigningKeyRow> signingKeys(String workspaceId) {
+      return List.copyOf(signingKeys.getOrDefault(workspaceId, List.of()));
+    }
+
+    @Override
+    public void insertSigningKey(SigningKeyRow row) {
+      List<SigningKeyRow> next =
+          new ArrayList<>(signingKeys.getOrDefault(row.workspaceId(), List.of()));
+      next.add(row);
+      put(signingKeys, row.workspaceId(), List.copyOf(next));
+    }
+
+    @Override
+    public void updateSigningKey(SigningKeyRow row) {
+      List<SigningKeyRow> next =
+          new ArrayList<>(signingKeys.getOrDefault(row.workspaceId(), List.of()));
+      next.replaceAll(k -> k.keyId().equals(row.keyId()) ? row : k);
+      put(signingKeys, row.workspaceId(), List.copyOf(next));
+    }
+
+    @Override
+    public Optional<AuthorizationRow> authorization(String workspaceId, String authorizationId) {
+      return Optional.ofNullable(table(authorizations, workspaceId).get(authorizationId));
+    }
+
+    @Override
+    public Optional<AuthorizationRow> authorizationForUpdate(
+        String workspaceId, String authorizationId) {
+      return authorization(workspaceId, authorizationId); // the store lock already serializes
+    }
+
+    @Override
+    public void insertAuthorization(AuthorizationRow row) {
+      put(table(authorizations, row.workspaceId()), row.authorizationId(), row);
+    }
+
+    @Override
+    public void updateAuthorization(AuthorizationRow row) {
+      insertAuthorization(row);
+    }
+
+    @Override
+    public Page<AuthorizationRow> listAuthorizations(
+        String workspaceId,
+        String userId,
+        String agentId,
+        String status,
+        Instant now,
+        String afterId,
+        int limit) {
+      return page(
+          table(authorizations, workspaceId),
+          afterId,
+          limit,
+          a ->
+              (userId == null || userId.equals(a.userId()))
+                  && (agentId == null || agentId.equals(a.agentId()))
+                  && (status == null || status.equals(a.status(now))));
+    }
+
+    @Override
+    public long allowCount(
+        String workspaceId, String authorizationId, String scope, LocalDate day) {
+      return counters.getOrDefault(key(workspaceId, authorizationId, scope, day.toString()), 0L);
+    }
+
+    @Override
+    public void addAllowCount(
+        String workspaceId, String authorizationId, String scope, LocalDate day, long delta) {
+      String k = key(workspaceId, authorizationId, scope, day.toString());
+      put(counters, k, counters.getOrDefault(k, 0L) + delta);
+    }
+
+    @Override
+    public Optional<NonceRow> nonce(String workspaceId, String nonce) {
+      return Optional.ofNullable(nonces.get(key(workspaceId, nonce)));
+    }
+
+    @Override
+    public Optional<NonceRow> openNonce(
+        String workspaceId, String authorizationId, String scope, String resource, Instant now) {
+      String latest = latestNonce.get(key(workspaceId, authorizationId, scope, resource));
+      return Optional.ofNullable(latest == null ? null : nonces.get(key(workspaceId, latest)))
+          .filter(n -> n.isOpen(now));
+    }
+
+    @Override
+    public void insertNonce(NonceRow row) {
+      put(nonces, key(row.workspaceId(), row.nonce()), row);
+      put(
+          latestNonce,
+          key(row.workspaceId(), row.authorizationId(), row.scope(), row.resource()),
+          row.nonce());
+    }
+
+    @Override
+    public void updateNonce(NonceRow row) {
+      put(nonces, key(row.workspaceId(), row.nonce()), row);
+    }
+
+    @Override
+    public Optional<GrantRow> activeGrant(
+        String workspaceId, String authorizationId, String scope, String resource, Instant now) {
+      return Optional.ofNullable(
+              latestGrant.get(key(workspaceId, authorizationId, scope, resource)))
+          .filter(g -> g.isActive(now));
+    }
+
+    @Override
+    public void insertGrant(GrantRow row) {
+      String k = key(row.workspaceId(), row.authorizationId(), row.scope(), row.resource());
+      GrantRow current = latestGrant.get(k);
+      if (current == null || !current.expiresAt().isAfter(row.expiresAt())) {
+        put(latestGrant, k, row);
+      }
+    }
+
+    @Override
+    public Optional<EscalationRow> escalation(String workspaceId, String escalationId) {
+      return Optional.ofNullable(table(escalations, workspaceId).get(escalationId));
+    }
+
+    @Override
+    public Optional<EscalationRow> latestEscalation(
+        String workspaceId, String authorizationId, String scope, String resource) {
+      String id = latestEscalation.get(key(workspaceId, authorizationId, scope, resource));
+      return id == null ? Optional.empty() : escalation(workspaceId, id);
+    }
+
+    @Override
+    public void insertEscalation(EscalationRow row) {
+      put(table(escalations, row.workspaceId()), row.escalationId(), row);
+      put(
+          latestEscalation,
+          key(row.workspaceId(), row.authorizationId(), row.scope(), row.resource()),
+          row.escalationId());
+    }
+
+    @Override
+    public void updateEscalation(EscalationRow row) {
+      put(table(escalations, row.workspaceId()), row.escalationId(), row);
+    }
+
+    @Override
+    public Page<EscalationRow> listEscalations(
+        String workspaceId, String status, Instant now, String afterId, int limit) {
+      return page(
+          table(escalations, workspaceId),
+          afterId,
+          limit,
+          e -> status == null || status.equals(e.effectiveStatus(now)));
+    }
+
+    @Override
+    public Optional<BundleRow> bundle(String workspaceId, String bundleId) {
+      return Optional.ofNullable(table(bundles, workspaceId).get(bundleId));
+    }
+
+    @Override
+    public void upsertBundle(BundleRow row) {
+      put(table(bundles, row.workspaceId()), row.bundleId(), row);
+    }
+
+    @Override
+    public Page<BundleRow> listActiveBundles(String workspaceId, String afterId, int limit) {
+      return page(table(bundles, workspaceId), afterId, limit, BundleRow::isActive);
+    }
+
+    @Override
+    public Optional<TombstoneRow> tombstone(String workspaceId, String resource) {
+      return Optional.ofNullable(table(tombstones, workspaceId).get(resource));
+    }
+
+    @Override
+    public void insertTombstone(TombstoneRow row) {
+      put(table(tombstones, row.workspaceId()), row.resource(), row);
+    }
+
+    @Override
+    public Page<TombstoneRow> listTombstones(String workspaceId, String afterResource, int limit) {
+      return page(table(tombstones, workspaceId), afterResource, limit, t -> true);
+    }
+
+    @Override
+    public void insertReceipt(ReceiptRow row) {
+      TreeMap<String, ReceiptRow> t = table(receipts, row.workspaceId());
+      if (t.containsKey(row.receiptId())) {
+        throw new StoreException("duplicate receipt id " + row.receiptId());
+      }
+      put(t, row.receiptId(), row);
+      if (!row.isSigned()) {
+        put(pending, row.receiptId(), row);
+      }
+    }
+
+    @Override
+    public Optional<ReceiptRow> receipt(String workspaceId, String receiptId) {
+      return Optional.ofNullable(table(receipts, workspaceId).get(receiptId));
+    }
+
+    @Override
+    public Page<ReceiptRow> listReceipts(
+        String workspaceId, ReceiptFilter filter, String afterId, int limit) {
+      return page(table(receipts, workspaceId), afterId, limit, filter::matches);
+    }
+
+    @Override
+    public List<ReceiptRow> pendingReceipts(String afterId, int limit) {
+      return page(pending, afterId, limit, r -> true).items();
+    }
+
+    @Override
+    public void markSigned(String workspaceId, String receiptId, String signedJson) {
+      TreeMap<String, ReceiptRow> t = table(receipts, workspaceId);
+      ReceiptRow row = t.get(receiptId);
+      if (row == null || row.isSigned()) {
+        return;
+      }
+      put(
+          t,
+          receiptId,
+          new ReceiptRow(
+              row.workspaceId(),
+              row.receiptId(),
+              row.authorizationId(),
+              row.userId(),
+              row.resource(),
+              row.sessionId(),
+              row.scope(),
+              row.event(),
+              row.decision(),
+              row.issuedAt(),
+              row.payloadJson(),
+              Objects.requireNonNull(signedJson)));
+      remove(pending, receiptId);
+    }
+
+    @Override
+    public Optional<IdempotencyRow> idempotency(String apiKeyHash, String idempotencyKey) {
+      return Optional.ofNullable(idempotency.get(key(apiKeyHash, idempotencyKey)));
+    }
+
+    @Override
+    public void insertIdempotency(IdempotencyRow row) {
+      put(idempotency, key(row.apiKeyHash(), row.idempotencyKey()), row);
+    }
+
+    @Override
+    public int purgeIdempotency(Instant cutoff) {
+      List<String> old = new ArrayList<>();
+      idempotency.forEach(
+          (k, v) -> {
+            if (v.createdAt().isBefore(cutoff)) {
+              old.add(k);
+            }
+          });
+      old.forEach(k -> remove(idempotency, k));
+      return old.size();
+    }
+  }
+}

@@ -1,0 +1,27 @@
+package dev.agentauth.server.store;
+
+import java.time.Instant;
+
+/**
+ * A receipt. {@code payloadJson} is the unsigned receipt object (every member but {@code
+ * signature}) as canonical JSON, fixed at decision time; {@code signedJson} is the complete signed
+ * receipt, null while pending. The other columns are copies of payload members kept for filtering.
+ */
+public record ReceiptRow(
+    String workspaceId,
+    String receiptId,
+    String authorizationId,
+    String userId,
+    String resource,
+    String sessionId,
+    String scope,
+    String event,
+    String decision,
+    Instant issuedAt,
+    String payloadJson,
+    String signedJson) {
+
+  public boolean isSigned() {
+    return signedJson != null;
+  }
+}

@@ -1,0 +1,134 @@
+package dev.agentauth.server.store;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The operations available inside one transaction. Every method maps to one SQL statement (or a
+ * small fixed number); nothing here only makes sense in memory. Lookups by id are always scoped to
+ * a workspace so another workspace's rows are invisible.
+ */
+public interface Tx {
+
+  // Workspaces and credentials.
+  Optional<WorkspaceRow> workspace(String workspaceId);
+
+  void insertWorkspace(WorkspaceRow row);
+
+  Optional<ApiKeyRow> apiKey(String keyHash);
+
+  void insertApiKey(ApiKeyRow row);
+
+  /** Every signing key of the workspace, oldest first. */
+  List<SigningKeyRow> signingKeys(String workspaceId);
+
+  void insertSigningKey(SigningKeyRow row);
+
+  void updateSigningKey(SigningKeyRow row);
+
+  // Authorizations.
+  Optional<AuthorizationRow> authorization(String workspaceId, String authorizationId);
+
+  /** Like {@link #authorization} but locks the row until the transaction ends. */
+  Optional<AuthorizationRow> authorizationForUpdate(String workspaceId, String authorizationId);
+
+  void insertAuthorization(AuthorizationRow row);
+
+  /** Updates the mutable columns ({@code budget_spent_micros}, {@code revoked_at}). */
+  void updateAuthorization(AuthorizationRow row);
+
+  /**
+   * Authorizations in id order after {@code afterId} (exclusive, null for the start), filtered by
+   * the non-null arguments; {@code status} is evaluated at {@code now}.
+   */
+  Page<AuthorizationRow> listAuthorizations(
+      String workspaceId,
+      String userId,
+      String agentId,
+      String status,
+      Instant now,
+      String afterId,
+      int limit);
+
+  // Daily allow counters (per authorization + scope + UTC day).
+  long allowCount(String workspaceId, String authorizationId, String scope, LocalDate day);
+
+  void addAllowCount(
+      String workspaceId, String authorizationId, String scope, LocalDate day, long delta);
+
+  // Confirmations.
+  Optional<NonceRow> nonce(String workspaceId, String nonce);
+
+  /**
+   * The newest nonce for this authorization + scope + resource that is still open at {@code now}.
+   */
+  Optional<NonceRow> openNonce(
+      String workspaceId, String authorizationId, String scope, String resource, Instant now);
+
+  void insertNonce(NonceRow row);
+
+  void updateNonce(NonceRow row);
+
+  /**
+   * A confirmation window for this authorization + scope + resource still active at {@code now}.
+   */
+  Optional<GrantRow> activeGrant(
+      String workspaceId, String authorizationId, String scope, String resource, Instant now);
+
+  void insertGrant(GrantRow row);
+
+  // Escalations.
+  Optional<EscalationRow> escalation(String workspaceId, String escalationId);
+
+  /** The most recently created escalation for this authorization + scope + resource. */
+  Optional<EscalationRow> latestEscalation(
+      String workspaceId, String authorizationId, String scope, String resource);
+
+  void insertEscalation(EscalationRow row);
+
+  void updateEscalation(EscalationRow row);
+
+  /** Escalations in id order; {@code status} (evaluated at {@code now}) filters when non-null. */
+  Page<EscalationRow> listEscalations(
+      String workspaceId, String status, Instant now, String afterId, int limit);
+
+  // Bundles (ids chosen by clients; one row per id, soft-deleted rows kept until re-created).
+  Optional<BundleRow> bundle(String workspaceId, String bundleId);
+
+  /** Inserts or replaces the row with this workspace and bundle id. */
+  void upsertBundle(BundleRow row);
+
+  Page<BundleRow> listActiveBundles(String workspaceId, String afterId, int limit);
+
+  // Tombstones.
+  Optional<TombstoneRow> tombstone(String workspaceId, String resource);
+
+  void insertTombstone(TombstoneRow row);
+
+  Page<TombstoneRow> listTombstones(String workspaceId, String afterResource, int limit);
+
+  // Receipts.
+  void insertReceipt(ReceiptRow row);
+
+  Optional<ReceiptRow> receipt(String workspaceId, String receiptId);
+
+  /** Receipts in ascending id order after {@code afterId}, filtered. */
+  Page<ReceiptRow> listReceipts(
+      String workspaceId, ReceiptFilter filter, String afterId, int limit);
+
+  /** Pending receipts of every workspace in id order, at most {@code limit}. */
+  List<ReceiptRow> pendingReceipts(String afterId, int limit);
+
+  /** Sets the signed form of a pending receipt; a receipt already signed is left as it is. */
+  void markSigned(String workspaceId, String receiptId, String signedJson);
+
+  // Idempotency records.
+  Optional<IdempotencyRow> idempotency(String apiKeyHash, String idempotencyKey);
+
+  void insertIdempotency(IdempotencyRow row);
+
+  /** Deletes idempotency records created before {@code cutoff}; returns how many. */
+  int purgeIdempotency(Instant cutoff);
+}

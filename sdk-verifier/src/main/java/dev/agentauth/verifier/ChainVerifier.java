@@ -1,0 +1,231 @@
+package dev.agentauth.verifier;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentauth.verifier.ChainProblem.Kind;
+import dev.agentauth.verifier.ReceiptVerifier.Checked;
+import dev.agentauth.verifier.ReceiptVerifier.Facts;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Verifies the receipt chain of one authorization: all receipts listed by {@code GET
+ * /v1/receipts?authorization_id=...}, in issuance order.
+ *
+ * <pre>{@code
+ * ChainVerifier chains = new ChainVerifier(receiptVerifier);
+ * ChainReport report = chains.verify(receiptJsonList);
+ * report.problems().forEach(p -> System.err.println(p.kind() + " " + p.receiptId() + ": " + p.message()));
+ * }</pre>
+ *
+ * <p>It checks that every receipt verifies on its own (with the given {@link ReceiptVerifier},
+ * which also binds them all to its workspace), and then, over the valid receipts only (an invalid
+ * receipt's claims are not trusted):
+ *
+ * <ul>
+ *   <li>exactly one {@code authorization.create} receipt, and it comes first;
+ *   <li>at most one {@code authorization.revoke} receipt;
+ *   <li>{@code issued_at} never decreases along the given order;
+ *   <li>one {@code authorization_id} throughout;
+ *   <li>no scope receipt other than {@code deny} issued after the revocation's {@code issued_at}.
+ * </ul>
+ *
+ * <p>Every problem is reported, not just the first. Never throws for bad receipts. Thread-safe.
+ */
+public final class ChainVerifier {
+
+  private static final String CREATE = "authorization.create";
+  private static final String REVOKE = "authorization.revoke";
+
+  private final ReceiptVerifier verifier;
+
+  /**
+   * Creates a chain verifier that checks each receipt with {@code verifier}.
+   *
+   * @param verifier the receipt verifier (its keys document fixes the workspace)
+   * @throws NullPointerException if {@code verifier} is null
+   */
+  public ChainVerifier(ReceiptVerifier verifier) {
+    this.verifier = Objects.requireNonNull(verifier, "verifier");
+  }
+
+  /**
+   * Verifies a chain given as receipt JSON texts.
+   *
+   * @param receipts the chain's receipts in issuance order; may be empty (reported as missing its
+   *     create receipt)
+   * @return the report listing every problem
+   * @throws NullPointerException if {@code receipts} is null (null elements are reported as invalid
+   *     receipts)
+   */
+  public ChainReport verify(List<String> receipts) {
+    return run(receipts, verifier::checkJson);
+  }
+
+  /**
+   * Verifies a chain given as parsed receipt trees.
+   *
+   * @param receipts the chain's receipts in issuance order; may be empty
+   * @return the report listing every problem
+   * @throws NullPointerException if {@code receipts} is null
+   */
+  public ChainReport verifyNodes(List<? extends JsonNode> receipts) {
+    return run(receipts, verifier::check);
+  }
+
+  private <T> ChainReport run(List<T> receipts, Function<T, Checked> check) {
+    Objects.requireNonNull(receipts, "receipts");
+    int n = receipts.size();
+    List<VerificationResult> results = new ArrayList<>(n);
+    List<ChainProblem> problems = new ArrayList<>();
+    Facts[] valid = new Facts[n];
+    for (int i = 0; i < n; i++) {
+      Checked checked = check.apply(receipts.get(i));
+      VerificationResult r = checked.result();
+      results.add(r);
+      if (r.valid()) {
+        valid[i] = checked.facts();
+      } else if (r.failedStep() == VerificationStep.WORKSPACE) {
+        problems.add(new ChainProblem(Kind.MIXED_WORKSPACE, i, r.receiptId(), r.message()));
+      } else {
+        problems.add(
+            new ChainProblem(
+                Kind.INVALID_RECEIPT,
+                i,
+                r.receiptId(),
+                "failed verification at step " + r.failedStep() + ": " + r.message()));
+      }
+    }
+
+    int createIndex = -1;
+    int revokeIndex = -1;
+    int firstValid = -1;
+    for (int i = 0; i < n; i++) {
+      Facts f = valid[i];
+      if (f == null) {
+        continue;
+      }
+      if (firstValid < 0) {
+        firstValid = i;
+      }
+      if (CREATE.equals(f.event())) {
+        if (createIndex < 0) {
+          createIndex = i;
+        } else {
+          problems.add(
+              problem(
+                  Kind.DUPLICATE_CREATE,
+                  i,
+                  f,
+                  "second authorization.create receipt; the first is "
+                      + valid[createIndex].receiptId()));
+        }
+      } else if (REVOKE.equals(f.event())) {
+        if (revokeIndex < 0) {
+          revokeIndex = i;
+        } else {
+          problems.add(
+              problem(
+                  Kind.DUPLICATE_REVOKE,
+                  i,
+                  f,
+                  "second authorization.revoke receipt; the first is "
+                      + valid[revokeIndex].receiptId()));
+        }
+      }
+    }
+    if (createIndex < 0) {
+      problems.add(
+          new ChainProblem(
+              Kind.MISSING_CREATE,
+              -1,
+              null,
+              n == 0
+                  ? "the chain is empty: it has no authorization.create receipt"
+                  : "the chain has no valid authorization.create receipt"));
+    } else if (createIndex != firstValid) {
+      problems.add(
+          problem(
+              Kind.CREATE_NOT_FIRST,
+              createIndex,
+              valid[createIndex],
+              "the authorization.create receipt is not the first receipt of the chain; "
+                  + valid[firstValid].receiptId()
+                  + " precedes it"));
+    }
+
+    String authorizationId =
+        createIndex >= 0
+            ? valid[createIndex].authorizationId()
+            : firstValid >= 0 ? valid[firstValid].authorizationId() : null;
+    Instant revokedAt = null;
+    for (int i = 0; i < n; i++) {
+      if (valid[i] != null && REVOKE.equals(valid[i].event())) {
+        Instant t = valid[i].issuedAt();
+        revokedAt = revokedAt == null || t.isBefore(revokedAt) ? t : revokedAt;
+      }
+    }
+
+    Facts previous = null;
+    for (int i = 0; i < n; i++) {
+      Facts f = valid[i];
+      if (f == null) {
+        continue;
+      }
+      if (previous != null && f.issuedAt().isBefore(previous.issuedAt())) {
+        problems.add(
+            problem(
+                Kind.OUT_OF_ORDER,
+                i,
+                f,
+                "issued_at "
+                    + f.issuedAt()
+                    + " is earlier than that of the preceding receipt "
+                    + previous.receiptId()
+                    + " ("
+                    + previous.issuedAt()
+                    + ")"));
+      }
+      previous = f;
+      if (!Objects.equals(authorizationId, f.authorizationId())) {
+        problems.add(
+            problem(
+                Kind.MIXED_AUTHORIZATION,
+                i,
+                f,
+                "authorization_id "
+                    + quote(f.authorizationId())
+                    + " differs from the chain's "
+                    + quote(authorizationId)));
+      }
+      if (revokedAt != null
+          && f.event() == null
+          && !"deny".equals(f.decision())
+          && f.issuedAt().isAfter(revokedAt)) {
+        problems.add(
+            problem(
+                Kind.USE_AFTER_REVOKE,
+                i,
+                f,
+                "scope receipt with decision "
+                    + f.decision()
+                    + " issued at "
+                    + f.issuedAt()
+                    + ", after the revocation at "
+                    + revokedAt
+                    + "; only deny may follow a revocation"));
+      }
+    }
+    return new ChainReport(authorizationId, results, problems);
+  }
+
+  private static ChainProblem problem(Kind kind, int index, Facts f, String message) {
+    return new ChainProblem(kind, index, f.receiptId(), message);
+  }
+
+  private static String quote(String s) {
+    return s == null ? "null" : "\"" + s + "\"";
+  }
+}

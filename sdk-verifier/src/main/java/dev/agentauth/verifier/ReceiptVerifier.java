@@ -1,0 +1,714 @@
+package dev.agentauth.verifier;
+
+import static dev.agentauth.verifier.VerificationStep.ALGORITHM;
+import static dev.agentauth.verifier.VerificationStep.KEY_NOT_ACTIVE;
+import static dev.agentauth.verifier.VerificationStep.KEY_NOT_FOUND;
+import static dev.agentauth.verifier.VerificationStep.PAIRING;
+import static dev.agentauth.verifier.VerificationStep.PARSE;
+import static dev.agentauth.verifier.VerificationStep.SCHEMA;
+import static dev.agentauth.verifier.VerificationStep.SIGNATURE;
+import static dev.agentauth.verifier.VerificationStep.TIMESTAMP;
+import static dev.agentauth.verifier.VerificationStep.VERSION;
+import static dev.agentauth.verifier.VerificationStep.WORKSPACE;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.bouncycastle.math.ec.rfc8032.Ed25519;
+
+/**
+ * Verifies signed receipts offline against one workspace's keys document.
+ *
+ * <p>Build it once from the trusted keys document (the {@code GET /v1/workspaces/{id}/keys}
+ * response, fetched over a channel you trust or pinned), then verify any number of receipts:
+ *
+ * <pre>{@code
+ * ReceiptVerifier verifier = ReceiptVerifier.builder()
+ *     .keys(Path.of("ws_acme-keys.json"))
+ *     .build();
+ * VerificationResult result = verifier.verify(receiptJson);
+ * if (!result.valid()) {
+ *   System.err.println(result.failedStep() + ": " + result.message());
+ * }
+ * }</pre>
+ *
+ * <p>{@link #verify(String)} runs the steps of {@link VerificationStep} in order and reports the
+ * first that fails. It verifies the JSON as received: the text is parsed to a tree (duplicate
+ * member names rejected) and the signature is checked over the canonical form of that tree without
+ * its {@code signature} member ({@link Canonicalizer#signingPayload}); nothing is mapped to a typed
+ * object and re-serialized. Verification never throws: malformed input, unexpected values and
+ * crypto-layer errors all yield an invalid {@link VerificationResult} naming a step. {@link
+ * #verifyOrThrow(String)} is the throwing variant.
+ *
+ * <p>A malformed keys document is a configuration error: {@link Builder#build()} throws {@link
+ * KeysDocumentException}.
+ *
+ * <p>Instances are immutable and thread-safe.
+ */
+public final class ReceiptVerifier {
+
+  /** How far ahead of the verifier's clock {@code issued_at} may be (clock skew allowance). */
+  static final Duration MAX_FUTURE_SKEW = Duration.ofMinutes(5);
+
+  private static final String VERSION_1_0 = "1.0";
+  private static final String ED25519 = "Ed25519";
+  private static final int SIGNATURE_BYTES = 64;
+
+  private final KeysDocument keys;
+  private final Clock clock;
+
+  private ReceiptVerifier(KeysDocument keys, Clock clock) {
+    this.keys = keys;
+    this.clock = clock;
+  }
+
+  /**
+   * Returns a builder; {@link Builder#keys(String) keys} must be set, the clock defaults to the
+   * system UTC clock.
+   *
+   * @return a new builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Builds a verifier from a keys document given as JSON text, using the system UTC clock.
+   *
+   * @param keysJson the {@code GET /v1/workspaces/{id}/keys} response body
+   * @return the verifier
+   * @throws KeysDocumentException if the document is not valid JSON or is malformed
+   * @throws NullPointerException if {@code keysJson} is null
+   */
+  public static ReceiptVerifier fromKeysDocument(String keysJson) {
+    return builder().keys(keysJson).build();
+  }
+
+  /**
+   * Returns the workspace this verifier accepts receipts of: the keys document's {@code
+   * workspace_id}.
+   *
+   * @return the workspace id
+   */
+  public String workspaceId() {
+    return keys.workspaceId;
+  }
+
+  /**
+   * Verifies one receipt given as JSON text.
+   *
+   * @param json the signed receipt object; {@code null} is reported as a {@link
+   *     VerificationStep#PARSE} failure
+   * @return the result, naming the first failed step if any; never throws
+   */
+  public VerificationResult verify(String json) {
+    return checkJson(json).result();
+  }
+
+  /**
+   * Verifies one receipt given as UTF-8 JSON bytes.
+   *
+   * @param utf8 the signed receipt object, UTF-8 encoded; {@code null} or another encoding is
+   *     reported as a {@link VerificationStep#PARSE} failure
+   * @return the result, naming the first failed step if any; never throws
+   */
+  public VerificationResult verify(byte[] utf8) {
+    return checkBytes(utf8).result();
+  }
+
+  /**
+   * Verifies one receipt already parsed to a Jackson tree. The tree is read, never modified.
+   * Duplicate member names cannot be detected at this level: parse with duplicate detection, or
+   * pass the text to {@link #verify(String)}.
+   *
+   * @param receipt the signed receipt object; {@code null} is reported as a {@link
+   *     VerificationStep#PARSE} failure
+   * @return the result, naming the first failed step if any; never throws
+   */
+  public VerificationResult verify(JsonNode receipt) {
+    return check(receipt).result();
+  }
+
+  /**
+   * Verifies one receipt given as JSON text and throws if it is invalid.
+   *
+   * @param json the signed receipt object
+   * @throws ReceiptVerificationException if any step fails; {@link
+   *     ReceiptVerificationException#step()} names it
+   */
+  public void verifyOrThrow(String json) {
+    VerificationResult result = verify(json);
+    if (!result.valid()) {
+      throw new ReceiptVerificationException(result);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ReceiptVerifier{workspace_id="
+        + keys.workspaceId
+        + ", keys="
+        + keys.keys.keySet()
+        + "}";
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Internals, shared with ChainVerifier.
+
+  /** What the verifier learned from a receipt that passed the schema step. */
+  record Facts(
+      String receiptId,
+      String workspaceId,
+      String authorizationId,
+      String event,
+      String decision,
+      Instant issuedAt) {}
+
+  /** A result plus, when the receipt got past {@link VerificationStep#SCHEMA}, its facts. */
+  record Checked(VerificationResult result, Facts facts) {}
+
+  Checked checkJson(String json) {
+    if (json == null) {
+      return failed(PARSE, "receipt JSON is null", null);
+    }
+    JsonNode tree;
+    try {
+      tree = Json.READER.readTree(json);
+    } catch (JsonProcessingException e) {
+      return failed(PARSE, "receipt is not valid JSON: " + Json.describe(e), null);
+    } catch (RuntimeException e) {
+      return failed(PARSE, "receipt could not be parsed: " + e, null);
+    }
+    return check(tree);
+  }
+
+  Checked checkBytes(byte[] utf8) {
+    if (utf8 == null) {
+      return failed(PARSE, "receipt bytes are null", null);
+    }
+    // Jackson would auto-detect UTF-16/32; receipts are UTF-8 only. UTF-8 JSON text never holds
+    // a NUL byte, and 0xFE/0xFF never occur in UTF-8 at all.
+    for (int i = 0; i < Math.min(4, utf8.length); i++) {
+      int b = utf8[i] & 0xFF;
+      if (b == 0x00 || b == 0xFE || b == 0xFF) {
+        return failed(
+            PARSE, "receipt is not UTF-8 JSON (byte 0x" + Integer.toHexString(b) + ")", null);
+      }
+    }
+    JsonNode tree;
+    try {
+      tree = Json.READER.readTree(utf8);
+    } catch (JsonProcessingException e) {
+      return failed(PARSE, "receipt is not valid JSON: " + Json.describe(e), null);
+    } catch (IOException | RuntimeException e) {
+      return failed(PARSE, "receipt could not be parsed: " + e, null);
+    }
+    return check(tree);
+  }
+
+  Checked check(JsonNode tree) {
+    if (tree == null || tree.isMissingNode()) {
+      return failed(PARSE, "receipt is empty: expected a JSON object", null);
+    }
+    if (!tree.isObject()) {
+      return failed(
+          PARSE, "receipt must be a JSON object, found " + Canonicalizer.typeName(tree), null);
+    }
+    return new Run(tree).check();
+  }
+
+  private static Checked failed(VerificationStep step, String message, String receiptId) {
+    return new Checked(VerificationResult.failure(step, message, receiptId), null);
+  }
+
+  /** One verification: the receipt's members, and the step being run (for unexpected errors). */
+  private final class Run {
+    private final JsonNode receipt;
+    private VerificationStep step = PARSE;
+    private String receiptId;
+    private Facts facts;
+
+    private JsonNode version;
+    private JsonNode receiptIdNode;
+    private JsonNode workspaceId;
+    private JsonNode issuedAt;
+    private JsonNode decision;
+    private JsonNode reason;
+    private JsonNode userId;
+    private JsonNode agentId;
+    private JsonNode scope;
+    private JsonNode event;
+    private JsonNode resource;
+    private JsonNode context;
+    private JsonNode authorizationId;
+    private JsonNode policyVersion;
+    private JsonNode policyEval;
+    private JsonNode signature;
+    private List<String> unknown;
+
+    Run(JsonNode receipt) {
+      this.receipt = receipt;
+    }
+
+    Checked check() {
+      Canonicalizer.Sink sink = null;
+      try {
+        collectMembers();
+        step = VERSION;
+        String problem = checkVersion();
+        if (problem != null) {
+          return fail(problem);
+        }
+        step = SCHEMA;
+        problem = checkSchema();
+        if (problem != null) {
+          return fail(problem);
+        }
+        Instant issued = Rfc3339.parse(issuedAt.textValue());
+        if (issued == null) {
+          return fail(
+              "issued_at must be an RFC 3339 timestamp with timezone offset, like"
+                  + " 2026-04-21T14:32:17.482Z; found "
+                  + Json.show(issuedAt));
+        }
+        byte[] signatureBytes;
+        String value = signature.get("value").textValue();
+        try {
+          signatureBytes = Base64Url.decode(value);
+        } catch (IllegalArgumentException e) {
+          return fail(
+              "signature.value must be unpadded base64url (RFC 4648 §5) of exactly 64 bytes: "
+                  + e.getMessage());
+        }
+        if (signatureBytes.length != SIGNATURE_BYTES) {
+          return fail(
+              "signature.value must be unpadded base64url of exactly 64 bytes; it decodes to "
+                  + signatureBytes.length
+                  + " bytes");
+        }
+        try {
+          sink = Canonicalizer.writeSigningPayload(receipt);
+        } catch (CanonicalizationException e) {
+          return fail("receipt has no canonical form: " + e.getMessage());
+        }
+        String ev = event == null ? null : event.textValue();
+        String dec = decision.textValue();
+        facts =
+            new Facts(
+                receiptId, workspaceId.textValue(), authorizationId.textValue(), ev, dec, issued);
+
+        step = PAIRING;
+        problem = checkPairing(ev, dec);
+        if (problem != null) {
+          return fail(problem);
+        }
+
+        step = ALGORITHM;
+        String alg = signature.get("alg").textValue();
+        if (!ED25519.equals(alg)) {
+          return fail(
+              "signature.alg must be \"Ed25519\"; found " + Json.show(signature.get("alg")));
+        }
+
+        step = TIMESTAMP;
+        Instant now = clock.instant();
+        if (issued.isAfter(now.plus(MAX_FUTURE_SKEW))) {
+          return fail(
+              "issued_at "
+                  + issuedAt.textValue()
+                  + " is in the future: more than 5 minutes ahead of the verifier clock ("
+                  + now
+                  + ")");
+        }
+
+        step = WORKSPACE;
+        if (!keys.workspaceId.equals(workspaceId.textValue())) {
+          return fail(
+              "workspace_id "
+                  + Json.show(workspaceId)
+                  + " does not match the keys document's workspace_id \""
+                  + keys.workspaceId
+                  + "\"");
+        }
+
+        step = KEY_NOT_FOUND;
+        String keyId = signature.get("key_id").textValue();
+        KeysDocument.Key key = keys.keys.get(keyId);
+        if (key == null) {
+          return fail(
+              "no public key found for key_id "
+                  + Json.show(signature.get("key_id"))
+                  + " in the keys document of workspace "
+                  + keys.workspaceId);
+        }
+
+        step = KEY_NOT_ACTIVE;
+        if (!key.activeAt(issued)) {
+          return fail(
+              "key \""
+                  + keyId
+                  + "\" was not active at issued_at "
+                  + issuedAt.textValue()
+                  + ": its window is "
+                  + key.window());
+        }
+
+        step = SIGNATURE;
+        boolean ok =
+            key.publicKey()
+                .verify(Ed25519.Algorithm.Ed25519, null, sink.buf, 0, sink.len, signatureBytes, 0);
+        if (!ok) {
+          return fail(
+              "signature verification failed: the Ed25519 signature does not match the canonical"
+                  + " payload under key \""
+                  + keyId
+                  + "\"");
+        }
+        return new Checked(VerificationResult.success(receiptId, keyId), facts);
+      } catch (RuntimeException | StackOverflowError e) {
+        return fail("unexpected error while checking: " + e);
+      } finally {
+        if (sink != null) {
+          sink.trim();
+        }
+      }
+    }
+
+    private Checked fail(String message) {
+      return new Checked(VerificationResult.failure(step, message, receiptId), facts);
+    }
+
+    private void collectMembers() {
+      for (Map.Entry<String, JsonNode> e : receipt.properties()) {
+        JsonNode v = e.getValue();
+        switch (e.getKey()) {
+          case "version" -> version = v;
+          case "receipt_id" -> receiptIdNode = v;
+          case "workspace_id" -> workspaceId = v;
+          case "issued_at" -> issuedAt = v;
+          case "decision" -> decision = v;
+          case "reason" -> reason = v;
+          case "user_id" -> userId = v;
+          case "agent_id" -> agentId = v;
+          case "scope" -> scope = v;
+          case "event" -> event = v;
+          case "resource" -> resource = v;
+          case "context" -> context = v;
+          case "authorization_id" -> authorizationId = v;
+          case "policy_version" -> policyVersion = v;
+          case "policy_eval" -> policyEval = v;
+          case "signature" -> signature = v;
+          default -> {
+            if (unknown == null) {
+              unknown = new ArrayList<>(2);
+            }
+            unknown.add(e.getKey());
+          }
+        }
+      }
+      if (receiptIdNode != null && receiptIdNode.isTextual()) {
+        receiptId = receiptIdNode.textValue();
+      }
+    }
+
+    private String checkVersion() {
+      if (version == null) {
+        return "unsupported version: the version member is missing; expected \"1.0\"";
+      }
+      if (!version.isTextual() || !VERSION_1_0.equals(version.textValue())) {
+        return "unsupported version " + Json.show(version) + "; expected \"1.0\"";
+      }
+      return null;
+    }
+
+    private String checkSchema() {
+      if (unknown != null) {
+        return "unknown top-level fields: " + unknown;
+      }
+      List<String> missing = null;
+      missing = missing(missing, "receipt_id", receiptIdNode);
+      missing = missing(missing, "workspace_id", workspaceId);
+      missing = missing(missing, "issued_at", issuedAt);
+      missing = missing(missing, "decision", decision);
+      missing = missing(missing, "reason", reason);
+      missing = missing(missing, "user_id", userId);
+      missing = missing(missing, "agent_id", agentId);
+      missing = missing(missing, "resource", resource);
+      missing = missing(missing, "context", context);
+      missing = missing(missing, "authorization_id", authorizationId);
+      missing = missing(missing, "policy_version", policyVersion);
+      missing = missing(missing, "signature", signature);
+      if (missing != null) {
+        return "missing top-level fields: " + missing;
+      }
+      if (scope != null && event != null) {
+        return "receipt has both 'scope' and 'event'; exactly one is allowed";
+      }
+      if (scope == null && event == null) {
+        return "receipt has neither 'scope' nor 'event'; exactly one is required";
+      }
+      String problem;
+      if ((problem = string("receipt_id", receiptIdNode)) != null
+          || (problem = string("workspace_id", workspaceId)) != null
+          || (problem = string("issued_at", issuedAt)) != null
+          || (problem = string("decision", decision)) != null
+          || (problem = string("reason", reason)) != null
+          || (problem = stringOrNull("user_id", userId)) != null
+          || (problem = stringOrNull("agent_id", agentId)) != null
+          || (scope != null && (problem = string("scope", scope)) != null)
+          || (event != null && (problem = string("event", event)) != null)
+          || (problem = stringOrNull("resource", resource)) != null
+          || (problem = stringOrNull("authorization_id", authorizationId)) != null
+          || (problem = string("policy_version", policyVersion)) != null) {
+        return problem;
+      }
+      if (!context.isObject()) {
+        return "context must be an object, found " + Canonicalizer.typeName(context);
+      }
+      if ((problem = checkSignatureShape()) != null) {
+        return problem;
+      }
+      if (event != null) {
+        String ev = event.textValue();
+        boolean lifecycle;
+        switch (ev) {
+          case "authorization.create", "authorization.revoke" -> lifecycle = true;
+          case "escalation.resolve" -> lifecycle = false;
+          default -> {
+            return "event must be one of authorization.create, authorization.revoke,"
+                + " escalation.resolve; found "
+                + Json.show(event);
+          }
+        }
+        if (policyEval != null) {
+          return "policy_eval must be absent on event receipts";
+        }
+        if (authorizationId.isNull()) {
+          return ev
+              + " receipt must have non-null authorization_id (event receipts belong to an"
+              + " authorization)";
+        }
+        if (lifecycle && !resource.isNull()) {
+          return ev + " receipt must have null resource; found " + Json.show(resource);
+        }
+      } else if (policyEval != null) {
+        return PolicyEvalShape.check(policyEval);
+      }
+      return null;
+    }
+
+    private String checkSignatureShape() {
+      if (!signature.isObject()) {
+        return "signature must be an object {alg, key_id, value}, found "
+            + Canonicalizer.typeName(signature);
+      }
+      List<String> extra = null;
+      for (Map.Entry<String, JsonNode> e : signature.properties()) {
+        switch (e.getKey()) {
+          case "alg", "key_id", "value" -> {}
+          default -> {
+            if (extra == null) {
+              extra = new ArrayList<>(2);
+            }
+            extra.add(e.getKey());
+          }
+        }
+      }
+      if (extra != null) {
+        return "signature has unknown fields: " + extra + " (exactly alg, key_id, value)";
+      }
+      List<String> missing = null;
+      missing = missing(missing, "alg", signature.get("alg"));
+      missing = missing(missing, "key_id", signature.get("key_id"));
+      missing = missing(missing, "value", signature.get("value"));
+      if (missing != null) {
+        return "signature missing fields: " + missing;
+      }
+      String problem;
+      if ((problem = string("signature.alg", signature.get("alg"))) != null
+          || (problem = string("signature.key_id", signature.get("key_id"))) != null
+          || (problem = string("signature.value", signature.get("value"))) != null) {
+        return problem;
+      }
+      return null;
+    }
+
+    private String checkPairing(String ev, String dec) {
+      if (ev == null) {
+        return switch (dec) {
+          case "allow", "deny", "confirm", "escalate" -> null;
+          case "authorization_granted",
+              "authorization_revoked",
+              "escalation_approved",
+              "escalation_rejected" ->
+              "decision \""
+                  + dec
+                  + "\" requires an event receipt; a scope receipt carries allow, deny, confirm or"
+                  + " escalate";
+          default ->
+              "action receipt must have decision in [allow, deny, confirm, escalate];"
+                  + " found "
+                  + Json.show(decision);
+        };
+      }
+      return switch (ev) {
+        case "authorization.create" ->
+            "authorization_granted".equals(dec)
+                ? null
+                : "authorization.create receipt must have decision \"authorization_granted\"; found "
+                    + Json.show(decision);
+        case "authorization.revoke" ->
+            "authorization_revoked".equals(dec)
+                ? null
+                : "authorization.revoke receipt must have decision \"authorization_revoked\"; found "
+                    + Json.show(decision);
+        default ->
+            "escalation_approved".equals(dec) || "escalation_rejected".equals(dec)
+                ? null
+                : "escalation.resolve receipt must have decision \"escalation_approved\" or"
+                    + " \"escalation_rejected\"; found "
+                    + Json.show(decision);
+      };
+    }
+  }
+
+  private static List<String> missing(List<String> missing, String name, JsonNode v) {
+    if (v != null) {
+      return missing;
+    }
+    List<String> list = missing == null ? new ArrayList<>(4) : missing;
+    list.add(name);
+    return list;
+  }
+
+  private static String string(String name, JsonNode v) {
+    return v.isTextual() ? null : name + " must be a string, found " + Json.show(v);
+  }
+
+  private static String stringOrNull(String name, JsonNode v) {
+    return v.isTextual() || v.isNull()
+        ? null
+        : name + " must be a string or null, found " + Json.show(v);
+  }
+
+  /**
+   * Builds a {@link ReceiptVerifier}. Not thread-safe; the verifier it builds is.
+   *
+   * <p>Setting the keys document again replaces the earlier one.
+   */
+  public static final class Builder {
+    private JsonNode keysTree;
+    private String keysText;
+    private Path keysFile;
+    private Clock clock = Clock.systemUTC();
+
+    private Builder() {}
+
+    /**
+     * Reads the keys document from a file (UTF-8 JSON) when {@link #build()} runs.
+     *
+     * @param file the file holding the {@code GET /v1/workspaces/{id}/keys} response
+     * @return this builder
+     * @throws NullPointerException if {@code file} is null
+     */
+    public Builder keys(Path file) {
+      Objects.requireNonNull(file, "file");
+      clearKeys();
+      this.keysFile = file;
+      return this;
+    }
+
+    /**
+     * Uses the keys document given as JSON text.
+     *
+     * @param json the {@code GET /v1/workspaces/{id}/keys} response body
+     * @return this builder
+     * @throws NullPointerException if {@code json} is null
+     */
+    public Builder keys(String json) {
+      Objects.requireNonNull(json, "json");
+      clearKeys();
+      this.keysText = json;
+      return this;
+    }
+
+    /**
+     * Uses the keys document given as a Jackson tree (read at {@link #build()}, not retained).
+     *
+     * @param document the keys document object
+     * @return this builder
+     * @throws NullPointerException if {@code document} is null
+     */
+    public Builder keys(JsonNode document) {
+      Objects.requireNonNull(document, "document");
+      clearKeys();
+      this.keysTree = document;
+      return this;
+    }
+
+    /**
+     * Sets the clock {@link VerificationStep#TIMESTAMP} compares {@code issued_at} with. Defaults
+     * to {@link Clock#systemUTC()}.
+     *
+     * @param clock the clock
+     * @return this builder
+     * @throws NullPointerException if {@code clock} is null
+     */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Parses and validates the keys document and builds the verifier.
+     *
+     * @return the verifier
+     * @throws IllegalStateException if no keys document was set
+     * @throws KeysDocumentException if the document cannot be read, is not JSON, or is malformed
+     */
+    public ReceiptVerifier build() {
+      JsonNode doc;
+      if (keysTree != null) {
+        doc = keysTree;
+      } else if (keysText != null) {
+        doc = parse(keysText, "keys document");
+      } else if (keysFile != null) {
+        String text;
+        try {
+          text = Files.readString(keysFile);
+        } catch (IOException | RuntimeException e) {
+          throw new KeysDocumentException("cannot read keys document " + keysFile + ": " + e, e);
+        }
+        doc = parse(text, "keys document " + keysFile);
+      } else {
+        throw new IllegalStateException("no keys document set: call keys(Path|String|JsonNode)");
+      }
+      return new ReceiptVerifier(KeysDocument.parse(doc), clock);
+    }
+
+    private void clearKeys() {
+      keysTree = null;
+      keysText = null;
+      keysFile = null;
+    }
+
+    private static JsonNode parse(String text, String what) {
+      try {
+        return Json.READER.readTree(text);
+      } catch (JsonProcessingException e) {
+        throw new KeysDocumentException(what + " is not valid JSON: " + Json.describe(e), e);
+      } catch (RuntimeException e) {
+        throw new KeysDocumentException(what + " could not be parsed: " + e, e);
+      }
+    }
+  }
+}
