@@ -1,0 +1,74 @@
+package dev.agentauth.client.internal;
+
+import dev.agentauth.client.AgentAuthException;
+import dev.agentauth.client.ApiResponse;
+import dev.agentauth.client.CheckParams;
+import dev.agentauth.client.ConnectionException;
+import dev.agentauth.client.FallbackPolicy;
+import dev.agentauth.client.RequestTimeoutException;
+import dev.agentauth.client.ServerException;
+import dev.agentauth.model.CheckResponse;
+import dev.agentauth.model.CheckResult;
+import dev.agentauth.model.Decision;
+import dev.agentauth.model.FallbackMode;
+import dev.agentauth.model.Reason;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import okhttp3.Headers;
+
+/**
+ * The SDK-local answer of a check that got none from the service (decisions §13): per scope, {@code
+ * fail_closed} denies and {@code fail_open} allows; results are marked, tell timeout from
+ * unreachable, and carry no receipt. Not part of the public API.
+ */
+public final class CheckFallback {
+  private CheckFallback() {}
+
+  /**
+   * Returns whether {@code failure} may be answered by a fallback: the policy is enabled and the
+   * failure is a timeout, a connection failure or a 5xx (never a 4xx, never an interruption).
+   */
+  public static boolean applies(FallbackPolicy policy, Throwable failure) {
+    if (!policy.isEnabled() || Errors.isInterruption(failure)) {
+      return false;
+    }
+    return failure instanceof ConnectionException || failure instanceof ServerException;
+  }
+
+  /** Returns the fallback response for {@code params} after {@code failure}. */
+  public static ApiResponse<CheckResponse> respond(
+      FallbackPolicy policy, CheckParams params, AgentAuthException failure) {
+    boolean timeout = failure instanceof RequestTimeoutException;
+    Map<String, CheckResult> results = new LinkedHashMap<>();
+    for (String scope : params.scopes()) {
+      FallbackMode mode = policy.modeFor(scope);
+      boolean open = FallbackMode.FAIL_OPEN.equals(mode);
+      Reason reason;
+      if (open) {
+        reason = timeout ? Reason.FALLBACK_OPEN_TIMEOUT : Reason.FALLBACK_OPEN_UNREACHABLE;
+      } else {
+        reason = timeout ? Reason.FALLBACK_CLOSED_TIMEOUT : Reason.FALLBACK_CLOSED_UNREACHABLE;
+      }
+      results.put(
+          scope,
+          new CheckResult(
+              open ? Decision.ALLOW : Decision.DENY,
+              reason,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              Boolean.TRUE,
+              mode));
+    }
+    CheckResponse response =
+        new CheckResponse(
+            params.authorizationId(), null, null, null, FallbackPolicy.POLICY_VERSION, results);
+    return new ApiResponse<>(response, 0, Headers.of(), failure);
+  }
+}

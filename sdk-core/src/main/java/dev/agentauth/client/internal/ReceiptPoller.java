@@ -1,0 +1,163 @@
+package dev.agentauth.client.internal;
+
+import dev.agentauth.client.ApiResponse;
+import dev.agentauth.client.ConnectionException;
+import dev.agentauth.client.ReceiptWaitTimeoutException;
+import dev.agentauth.client.RequestOptions;
+import dev.agentauth.model.PendingReceipt;
+import dev.agentauth.model.ReceiptLookup;
+import dev.agentauth.model.SignedReceipt;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Polls {@code GET /v1/receipts/{id}} until the receipt is signed or the caller's timeout runs out.
+ * Between polls it waits until the service's {@code ready_at_estimate} when that lies ahead (at
+ * least 50 ms, at most 5 s), otherwise with a doubling backoff from 100 ms up to 2 s; it never
+ * waits past the deadline and polls once more at the deadline before giving up. Not part of the
+ * public API.
+ */
+public final class ReceiptPoller {
+  static final Duration MIN_WAIT = Duration.ofMillis(50);
+  static final Duration MAX_ESTIMATE_WAIT = Duration.ofSeconds(5);
+  static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
+  static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
+  static final Duration MIN_POLL_TIMEOUT = Duration.ofSeconds(1);
+
+  private final Transport transport;
+
+  /** Creates a poller using {@code transport}. */
+  public ReceiptPoller(Transport transport) {
+    this.transport = transport;
+  }
+
+  /**
+   * Waits on the calling thread.
+   *
+   * @param readyHint the envelope's {@code ready_at_estimate} when known, or {@code null}
+   */
+  public SignedReceipt await(
+      String receiptId, Duration timeout, RequestOptions options, Instant readyHint) {
+    Validation.id(receiptId, "receipt id");
+    requirePositive(timeout);
+    Timing timing = transport.config().timing();
+    long deadline = timing.nanoTime() + timeout.toNanos();
+    sleep(initialWait(readyHint, deadline));
+    int polls = 0;
+    while (true) {
+      ApiResponse<ReceiptLookup> r =
+          transport.execute(Endpoints.getReceipt(receiptId), pollOptions(options, deadline));
+      if (r.value() instanceof ReceiptLookup.Signed s) {
+        return s.receipt();
+      }
+      Duration remaining = remaining(deadline);
+      if (remaining.isNegative() || remaining.isZero()) {
+        throw new ReceiptWaitTimeoutException(receiptId, timeout, r.requestId());
+      }
+      sleep(min(nextWait((PendingReceipt) r.value(), polls++), remaining));
+    }
+  }
+
+  /** Waits without blocking a thread. */
+  public CompletableFuture<SignedReceipt> awaitAsync(
+      String receiptId, Duration timeout, RequestOptions options, Instant readyHint) {
+    Validation.id(receiptId, "receipt id");
+    requirePositive(timeout);
+    Timing timing = transport.config().timing();
+    long deadline = timing.nanoTime() + timeout.toNanos();
+    return timing
+        .delay(initialWait(readyHint, deadline))
+        .thenCompose(v -> pollAsync(receiptId, timeout, options, deadline, 0));
+  }
+
+  private CompletableFuture<SignedReceipt> pollAsync(
+      String receiptId, Duration timeout, RequestOptions options, long deadline, int polls) {
+    return transport
+        .executeAsync(Endpoints.getReceipt(receiptId), pollOptions(options, deadline))
+        .thenCompose(
+            r -> {
+              if (r.value() instanceof ReceiptLookup.Signed s) {
+                return CompletableFuture.completedFuture(s.receipt());
+              }
+              Duration remaining = remaining(deadline);
+              if (remaining.isNegative() || remaining.isZero()) {
+                return CompletableFuture.failedFuture(
+                    new ReceiptWaitTimeoutException(receiptId, timeout, r.requestId()));
+              }
+              Duration wait = min(nextWait((PendingReceipt) r.value(), polls), remaining);
+              return transport
+                  .config()
+                  .timing()
+                  .delay(wait)
+                  .thenCompose(v -> pollAsync(receiptId, timeout, options, deadline, polls + 1));
+            });
+  }
+
+  /** Returns the wait after poll number {@code polls} (0-based) found {@code pending}. */
+  Duration nextWait(PendingReceipt pending, int polls) {
+    Instant ready = pending.readyAtEstimate();
+    if (ready != null) {
+      Duration untilReady = Duration.between(transport.config().timing().now(), ready);
+      if (untilReady.compareTo(MIN_WAIT) > 0) {
+        return min(untilReady, MAX_ESTIMATE_WAIT);
+      }
+    }
+    long factor = 1L << Math.min(polls, 10);
+    Duration backoff = FIRST_BACKOFF.multipliedBy(factor);
+    return backoff.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff;
+  }
+
+  private Duration initialWait(Instant readyHint, long deadline) {
+    if (readyHint == null) {
+      return Duration.ZERO;
+    }
+    Duration untilReady = Duration.between(transport.config().timing().now(), readyHint);
+    if (untilReady.isNegative()) {
+      return Duration.ZERO;
+    }
+    return min(min(untilReady, MAX_ESTIMATE_WAIT), remaining(deadline));
+  }
+
+  private RequestOptions pollOptions(RequestOptions options, long deadline) {
+    RequestOptions base = options == null ? RequestOptions.none() : options;
+    if (base.timeout() != null) {
+      return base;
+    }
+    Duration t = remaining(deadline);
+    if (t.compareTo(MIN_POLL_TIMEOUT) < 0) {
+      t = MIN_POLL_TIMEOUT;
+    }
+    Duration max = transport.config().requestTimeout();
+    return base.toBuilder().timeout(t.compareTo(max) > 0 ? max : t).build();
+  }
+
+  private Duration remaining(long deadline) {
+    return Duration.ofNanos(deadline - transport.config().timing().nanoTime());
+  }
+
+  private void sleep(Duration d) {
+    if (d.isZero() || d.isNegative()) {
+      return;
+    }
+    try {
+      transport.config().timing().sleep(d);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ConnectionException(
+          "interrupted while waiting for a receipt to be signed", null, e);
+    }
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  private static void requirePositive(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    if (timeout.isZero() || timeout.isNegative()) {
+      throw new IllegalArgumentException("expected a positive timeout, found: " + timeout);
+    }
+  }
+}
