@@ -194,4 +194,22 @@ public final class ReceiptService {
     return poller.await(
         pending.receiptId(), timeout, RequestOptions.none(), pending.readyAtEstimate());
   }
+
+  /**
+   * Waits like {@link #awaitSigned(String, Duration)}, then returns the signed receipt as the JSON
+   * text of the service's answer — what an auditor stores and verifies offline. Verify this text
+   * rather than a re-serialized {@link SignedReceipt}: the signature covers the receipt as issued.
+   *
+   * @param receiptId the receipt's ULID
+   * @param timeout how long to wait in total
+   * @throws ReceiptWaitTimeoutException if the receipt is still pending when {@code timeout} ran
+   *     out
+   * @throws NotFoundException if there is no such receipt in the workspace
+   */
+  public String awaitSignedJson(String receiptId, Duration timeout) {
+    awaitSigned(receiptId, timeout);
+    com.fasterxml.jackson.databind.JsonNode lookup =
+        transport.execute(Endpoints.getReceiptTree(receiptId), RequestOptions.none()).value();
+    return lookup.get("receipt").toString();
+  }
 }

@@ -227,6 +227,18 @@ public final class Endpoints {
   }
 
   /** {@code GET /v1/receipts/{id}}. */
+  /** {@code GET /v1/receipts/{id}} read as a JSON tree, exactly as served. */
+  public static ApiRequest<com.fasterxml.jackson.databind.JsonNode> getReceiptTree(String id) {
+    return ApiRequest.of(
+            "GET",
+            "/v1/receipts/{id}",
+            com.fasterxml.jackson.databind.JsonNode.class,
+            V1,
+            "receipts",
+            Validation.id(id, "receipt id"))
+        .build();
+  }
+
   public static ApiRequest<ReceiptLookup> getReceipt(String id) {
     return ApiRequest.of(
             "GET",
