@@ -15,7 +15,15 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.jetty.server.AbstractConnector;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +44,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class AgentAuthServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(AgentAuthServer.class);
+  private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration SHUTDOWN_IDLE_TIMEOUT = Duration.ofMillis(100);
 
   private final Builder config;
   private final Store store;
@@ -46,6 +56,13 @@ public final class AgentAuthServer implements AutoCloseable {
   private final ServiceContext ctx;
   private final WorkspaceOps workspaces;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final ScheduledExecutorService housekeeping =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "agentauth-housekeeping");
+            t.setDaemon(true);
+            return t;
+          });
   private Javalin app;
   private String baseUrl;
   private volatile String baseUrlForReceipts;
@@ -60,6 +77,18 @@ public final class AgentAuthServer implements AutoCloseable {
     this.ctx = new ServiceContext(store, clock, signer);
     this.workspaces = new WorkspaceOps(ctx);
     this.apiKey = b.apiKey;
+  }
+
+  /** Deletes idempotency records past their 24-hour replay window. */
+  private void purgeIdempotency() {
+    try {
+      int n = store.inTransaction(tx -> tx.purgeIdempotency(ctx.now().minus(Duration.ofHours(24))));
+      if (n > 0) {
+        log.debug("purged {} expired idempotency records", n);
+      }
+    } catch (RuntimeException e) {
+      log.warn("purging expired idempotency records failed; will retry", e);
+    }
   }
 
   /** A builder with the embedded defaults. */
@@ -79,7 +108,9 @@ public final class AgentAuthServer implements AutoCloseable {
     }
     bootstrap();
     signer.start();
+    housekeeping.scheduleWithFixedDelay(this::purgeIdempotency, 10, 10, TimeUnit.MINUTES);
     Gauge.builder("agentauth_signing_backlog", signer, SigningService::backlog).register(metrics);
+    AtomicReference<Server> jetty = new AtomicReference<>();
     TestClock testClock = config.testClock && clock instanceof TestClock t ? t : null;
     ReceiptOps receipts = new ReceiptOps(ctx, () -> baseUrlForReceipts);
     Api api =
@@ -94,9 +125,24 @@ public final class AgentAuthServer implements AutoCloseable {
             cfg -> {
               cfg.jetty.host = config.host;
               cfg.jetty.port = config.port;
+              // Graceful stop: close the connector, then wait for in-flight requests (a check with
+              // wait=true takes at most 5 s) before tearing down. Javalin attaches its servlet
+              // handler inside this wrapper.
+              cfg.jetty.modifyServer(
+                  server -> {
+                    server.setHandler(new GracefulHandler());
+                    server.setStopTimeout(DRAIN_TIMEOUT.toMillis());
+                    jetty.set(server);
+                  });
               api.configure(cfg);
             });
     app.start();
+    // Idle keep-alive connections would otherwise hold a graceful stop for a whole second.
+    for (Connector connector : jetty.get().getConnectors()) {
+      if (connector instanceof AbstractConnector c) {
+        c.setShutdownIdleTimeout(SHUTDOWN_IDLE_TIMEOUT.toMillis());
+      }
+    }
     baseUrl = "http://" + hostForUrl(config.host) + ":" + app.port();
     baseUrlForReceipts = config.publicUrl != null ? stripSlash(config.publicUrl) : baseUrl;
     return this;
@@ -186,7 +232,8 @@ public final class AgentAuthServer implements AutoCloseable {
     if (app != null) {
       app.stop();
     }
-    signer.drain(Duration.ofSeconds(30));
+    housekeeping.shutdownNow();
+    signer.drain(DRAIN_TIMEOUT);
     store.close();
     metrics.close();
     log.debug("agentauth server stopped");
@@ -261,9 +308,21 @@ public final class AgentAuthServer implements AutoCloseable {
       return this;
     }
 
-    /** Workspace created at start if absent; default {@code ws_local}. */
+    /**
+     * Workspace created at start if absent; default {@code ws_local} on the {@code pro} plan.
+     *
+     * @throws IllegalArgumentException if the id is not 1 to 64 characters from {@code A-Z a-z 0-9
+     *     _ . : -} or the plan is not {@code free} or {@code pro}
+     */
     public Builder workspace(String workspaceId, String plan) {
-      this.workspaceId = Objects.requireNonNull(workspaceId, "workspaceId");
+      Objects.requireNonNull(workspaceId, "workspaceId");
+      if (!WorkspaceOps.isValidWorkspaceId(workspaceId)) {
+        throw new IllegalArgumentException(
+            "workspace id must be 1 to 64 characters from A-Z a-z 0-9 _ . : -, got \""
+                + workspaceId
+                + "\"");
+      }
+      this.workspaceId = workspaceId;
       if (!"free".equals(plan) && !"pro".equals(plan)) {
         throw new IllegalArgumentException("plan must be free or pro, got " + plan);
       }

@@ -109,41 +109,36 @@ public final class ServerMain implements Callable<Integer> {
       err.println("agentauth-server: --bootstrap-plan must be free or pro, got " + bootstrapPlan);
       return 2;
     }
-    AgentAuthServer.Builder b =
-        AgentAuthServer.builder()
-            .host(host)
-            .port(port)
-            .store(backing)
-            .rateLimit(rateLimit)
-            .workspace(bootstrapWorkspace, bootstrapPlan);
-    if (testClock) {
-      b.clock(TestClock.startingNow());
-    } else {
-      b.clock(Clock.systemUTC());
-    }
-    if (adminToken != null && !adminToken.isBlank()) {
-      b.adminToken(adminToken);
-    }
-    if (publicUrl != null && !publicUrl.isBlank()) {
-      b.publicUrl(publicUrl);
-    }
-    if (bootstrapApiKey != null && !bootstrapApiKey.isBlank()) {
-      b.apiKey(bootstrapApiKey);
-    }
     AgentAuthServer server;
     try {
-      server = b.build().start();
+      server = configure(backing).build().start();
     } catch (IllegalArgumentException e) {
       err.println("agentauth-server: " + e.getMessage());
+      backing.close();
       return 2;
+    } catch (RuntimeException e) {
+      err.println("agentauth-server: could not start: " + e.getMessage());
+      backing.close();
+      return 1;
     }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
-                  server.close();
+                  int exit = 0;
+                  try {
+                    server.close();
+                  } catch (RuntimeException e) {
+                    err.println("agentauth-server: shutdown failed: " + e);
+                    exit = 1;
+                  }
                   stopped.countDown();
+                  System.out.flush();
+                  err.flush();
+                  // A JVM stopped by a signal exits 128 + signal (143 for SIGTERM) once its hooks
+                  // finish; a clean drain is a successful run, so report 0 instead.
+                  Runtime.getRuntime().halt(exit);
                 },
                 "agentauth-shutdown"));
     if (server.apiKeyGenerated()) {
@@ -154,6 +149,28 @@ public final class ServerMain implements Callable<Integer> {
     System.out.flush();
     stopped.await();
     return 0;
+  }
+
+  /** A builder from the options; throws IllegalArgumentException for an invalid value. */
+  private AgentAuthServer.Builder configure(Store backing) {
+    AgentAuthServer.Builder b =
+        AgentAuthServer.builder()
+            .host(host)
+            .port(port)
+            .store(backing)
+            .rateLimit(rateLimit)
+            .workspace(bootstrapWorkspace, bootstrapPlan);
+    b.clock(testClock ? TestClock.startingNow() : Clock.systemUTC());
+    if (adminToken != null && !adminToken.isBlank()) {
+      b.adminToken(adminToken);
+    }
+    if (publicUrl != null && !publicUrl.isBlank()) {
+      b.publicUrl(publicUrl);
+    }
+    if (bootstrapApiKey != null && !bootstrapApiKey.isBlank()) {
+      b.apiKey(bootstrapApiKey);
+    }
+    return b;
   }
 
   private static Store openStore(String spec, PrintWriter err) {

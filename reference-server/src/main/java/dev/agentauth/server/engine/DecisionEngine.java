@@ -129,7 +129,9 @@ public final class DecisionEngine {
       } else if (latest != null
           && "rejected".equals(latest.status())
           && now.isBefore(latest.expiresAt())) {
-        return deny(scope, Decisions.R_ESCALATION_REJECTED, notSpent);
+        // The receipt names the rejected escalation so an auditor can link the two.
+        return new ScopeResult(
+            scope, DENY, Decisions.R_ESCALATION_REJECTED, notSpent, null, latest, null);
       } else if (latest != null
           && "pending".equals(latest.status())
           && now.isBefore(latest.expiresAt())) {

@@ -225,7 +225,16 @@ public final class Api {
         c -> {
           admin(c);
           String id = c.pathParam("id");
-          var key = ctx.store().inTransaction(tx -> workspaces.rotate(tx, id));
+          // Forget cached keys before the commit (a reload then waits for it or sees the old
+          // rows) and again after it (a reload in between may have cached the old rows).
+          var key =
+              ctx.store()
+                  .inTransaction(
+                      tx -> {
+                        var fresh = workspaces.rotate(tx, id);
+                        ctx.signer().keysChanged(id);
+                        return fresh;
+                      });
           ctx.signer().keysChanged(id);
           render(c, Outcome.of(201, key));
         });

@@ -70,6 +70,13 @@ public final class WorkspaceOps {
     return found;
   }
 
+  /**
+   * Whether {@code id} is a valid workspace id: 1–64 characters from {@code A-Z a-z 0-9 _ . : -}.
+   */
+  public static boolean isValidWorkspaceId(String id) {
+    return id != null && WORKSPACE_ID.matcher(id).matches();
+  }
+
   /** Validates an admin workspace request. */
   public static void validateWorkspace(String workspaceId, Plan plan) {
     Validation v = new Validation();
@@ -122,18 +129,30 @@ public final class WorkspaceOps {
     }
   }
 
-  /** Retires the active keys of a workspace and adds a new one, returning it. */
+  /**
+   * Retires the active keys of a workspace and adds a new one, returning it. The change takes
+   * effect one millisecond after the current time (and after every existing key's {@code
+   * active_from}): a receipt issued in the rotation's own millisecond may already be signed with
+   * the old key, and must stay valid under it, and a key's window is never empty.
+   */
   public WorkspaceKey rotate(Tx tx, String workspaceId) {
     if (tx.workspace(workspaceId).isEmpty()) {
       throw ApiError.notFound("workspace");
     }
-    Instant now = ctx.now();
-    for (SigningKeyRow k : tx.signingKeys(workspaceId)) {
-      if (k.activeUntil() == null) {
-        tx.updateSigningKey(k.retiredAt(now));
+    Instant latest = ctx.now();
+    List<SigningKeyRow> existing = tx.signingKeys(workspaceId);
+    for (SigningKeyRow k : existing) {
+      if (k.activeFrom().isAfter(latest)) {
+        latest = k.activeFrom();
       }
     }
-    SigningKeyRow fresh = newKey(workspaceId, now);
+    Instant cutover = latest.plusMillis(1);
+    for (SigningKeyRow k : existing) {
+      if (k.activeUntil() == null) {
+        tx.updateSigningKey(k.retiredAt(cutover));
+      }
+    }
+    SigningKeyRow fresh = newKey(workspaceId, cutover);
     tx.insertSigningKey(fresh);
     return publicKey(fresh);
   }

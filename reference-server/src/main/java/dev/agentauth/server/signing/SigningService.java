@@ -38,6 +38,10 @@ public final class SigningService implements AutoCloseable {
   private final Map<String, CompletableFuture<String>> waiters = new ConcurrentHashMap<>();
   private final Map<String, List<KeyedSigner>> signers = new ConcurrentHashMap<>();
   private final AtomicLong signedTotal = new AtomicLong();
+
+  /** Incremented by every {@link #keysChanged}, so a load that overlapped one is not cached. */
+  private final AtomicLong keyGeneration = new AtomicLong();
+
   private final Thread worker;
   private volatile boolean stopping;
 
@@ -122,8 +126,14 @@ public final class SigningService implements AutoCloseable {
     return signedTotal.get();
   }
 
-  /** Forgets cached signers of a workspace, after a key rotation. */
+  /**
+   * Forgets cached signers of a workspace. Call it inside the transaction that changes the keys (so
+   * a reload racing with the change waits for its commit) and again after the commit. It never
+   * blocks: keys are loaded outside any lock of this service, and a load that overlaps a call is
+   * discarded rather than cached.
+   */
   public void keysChanged(String workspaceId) {
+    keyGeneration.incrementAndGet();
     signers.remove(workspaceId);
   }
 
@@ -202,11 +212,10 @@ public final class SigningService implements AutoCloseable {
   }
 
   private KeyedSigner signerFor(String workspaceId, Instant issuedAt) {
-    List<KeyedSigner> list = signers.computeIfAbsent(workspaceId, this::loadSigners);
-    KeyedSigner chosen = pick(list, issuedAt);
+    KeyedSigner chosen = pick(signersOf(workspaceId), issuedAt);
     if (chosen == null) { // a key rotated since we cached: reload once
       signers.remove(workspaceId);
-      chosen = pick(signers.computeIfAbsent(workspaceId, this::loadSigners), issuedAt);
+      chosen = pick(signersOf(workspaceId), issuedAt);
     }
     if (chosen == null) {
       throw new IllegalStateException(
@@ -224,6 +233,29 @@ public final class SigningService implements AutoCloseable {
       }
     }
     return best;
+  }
+
+  /**
+   * The cached signers of a workspace, loading them when absent. The store is read outside {@link
+   * ConcurrentHashMap#computeIfAbsent}: a store transaction inside it would hold the map's bin lock
+   * while waiting for the store, and a {@link #keysChanged} call from inside a transaction would
+   * then wait for that bin lock — a deadlock. A load that overlapped a {@link #keysChanged} call
+   * may have read the old keys, so it is not left in the cache.
+   */
+  private List<KeyedSigner> signersOf(String workspaceId) {
+    while (true) {
+      List<KeyedSigner> cached = signers.get(workspaceId);
+      if (cached != null) {
+        return cached;
+      }
+      long generation = keyGeneration.get();
+      List<KeyedSigner> loaded = loadSigners(workspaceId);
+      signers.putIfAbsent(workspaceId, loaded);
+      if (keyGeneration.get() == generation) {
+        return signers.getOrDefault(workspaceId, loaded);
+      }
+      signers.remove(workspaceId, loaded);
+    }
   }
 
   private List<KeyedSigner> loadSigners(String workspaceId) {

@@ -1,0 +1,293 @@
+package dev.agentauth.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentauth.model.AgentAuthJson;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shaded jar as a child process: the ready line, options and {@code AGENTAUTH_*} variables,
+ * exit codes, and a clean exit on SIGTERM (decisions §12).
+ */
+class ServerMainIT {
+  private static final String KEY = "sk_" + "Q1dtY3JlZGVudGlhbHM".repeat(2) + "abcde";
+  private static final Pattern READY =
+      Pattern.compile("agentauth-server listening on (http://127\\.0\\.0\\.1:(\\d+))");
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+  private static final ObjectMapper MAPPER = AgentAuthJson.newObjectMapper();
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  /** The jar Maven's package phase built, found from the module or the project directory. */
+  private static Path jar() {
+    Path base = Path.of(System.getProperty("basedir", System.getProperty("user.dir")));
+    for (Path candidate :
+        List.of(
+            base.resolve("target/agentauth-server.jar"),
+            base.resolve("reference-server/target/agentauth-server.jar"))) {
+      if (Files.isRegularFile(candidate)) {
+        return candidate;
+      }
+    }
+    throw new AssertionError("agentauth-server.jar not found under " + base + "; run mvn package");
+  }
+
+  /** A server process with its output collected line by line. */
+  private static final class Child implements AutoCloseable {
+    final Process process;
+    final BlockingQueue<String> stdoutLines = new LinkedBlockingQueue<>();
+    final StringBuffer stdout = new StringBuffer();
+    final StringBuffer stderr = new StringBuffer();
+
+    Child(List<String> args, Map<String, String> env) {
+      List<String> command = new ArrayList<>();
+      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.add("-jar");
+      command.add(jar().toString());
+      command.addAll(args);
+      ProcessBuilder pb = new ProcessBuilder(command);
+      pb.environment().keySet().removeIf(k -> k.startsWith("AGENTAUTH_"));
+      pb.environment().putAll(env);
+      try {
+        process = pb.start();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      pump(process.getInputStream(), stdout, stdoutLines);
+      pump(process.getErrorStream(), stderr, null);
+    }
+
+    private static void pump(InputStream in, StringBuffer all, BlockingQueue<String> lines) {
+      Thread t =
+          new Thread(
+              () -> {
+                try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                  String line;
+                  while ((line = r.readLine()) != null) {
+                    all.append(line).append('\n');
+                    if (lines != null) {
+                      lines.add(line);
+                    }
+                  }
+                } catch (IOException ignored) {
+                  // the process went away
+                }
+              },
+              "child-output");
+      t.setDaemon(true);
+      t.start();
+    }
+
+    /** Waits for the ready line and returns the base URL it names. */
+    String awaitReady() throws InterruptedException {
+      long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+      while (System.nanoTime() < deadline) {
+        String line = stdoutLines.poll(100, TimeUnit.MILLISECONDS);
+        if (line != null) {
+          Matcher m = READY.matcher(line);
+          if (m.matches()) {
+            return m.group(1);
+          }
+        } else if (!process.isAlive() && stdoutLines.isEmpty()) {
+          throw new AssertionError(
+              "server exited with " + process.exitValue() + " before ready; stderr: " + stderr);
+        }
+      }
+      throw new AssertionError("no ready line within " + START_TIMEOUT + "; stdout: " + stdout);
+    }
+
+    /** Sends SIGTERM and returns the exit code. */
+    int terminate() throws InterruptedException {
+      process.destroy();
+      return awaitExit();
+    }
+
+    int awaitExit() throws InterruptedException {
+      assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("process exited").isTrue();
+      return process.exitValue();
+    }
+
+    @Override
+    public void close() {
+      process.destroyForcibly();
+    }
+  }
+
+  private static JsonNode call(String method, String url, String body, String key, int expected) {
+    try {
+      HttpRequest.Builder b =
+          HttpRequest.newBuilder(URI.create(url))
+              .timeout(Duration.ofSeconds(10))
+              .method(
+                  method,
+                  body == null
+                      ? HttpRequest.BodyPublishers.noBody()
+                      : HttpRequest.BodyPublishers.ofString(body))
+              .header("Content-Type", "application/json");
+      if (key != null) {
+        b.header("Authorization", "Bearer " + key);
+      }
+      HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).as(method + " " + url + ": " + r.body()).isEqualTo(expected);
+      return MAPPER.readTree(r.body());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String authorizationJson(String extra) {
+    return "{\"user_id\":\"u1\",\"agent_id\":\"a1\",\"scopes\":[{\"name\":\"email.send\"}],"
+        + "\"expires_at\":\""
+        + AgentAuthJson.formatInstant(Instant.now().plus(Duration.ofDays(1)))
+        + "\""
+        + extra
+        + "}";
+  }
+
+  @Test
+  void jarServesWithTheBootstrapKeyAndExitsZeroOnSigterm() throws Exception {
+    try (Child child = new Child(List.of("--port", "0", "--bootstrap-api-key", KEY), Map.of())) {
+      String base = child.awaitReady();
+
+      JsonNode auth = call("POST", base + "/v1/authorizations", authorizationJson(""), KEY, 201);
+      String id = auth.path("authorization_id").asText();
+      JsonNode check =
+          call(
+              "POST",
+              base + "/v1/check?wait=true",
+              "{\"authorization_id\":\"" + id + "\",\"scopes\":[\"email.send\"]}",
+              KEY,
+              200);
+      assertThat(check.at("/results/email.send/decision").asText()).isEqualTo("allow");
+      assertThat(check.at("/results/email.send/receipt/signature/alg").asText())
+          .isEqualTo("Ed25519");
+      assertThat(auth.at("/receipt/url").asText()).startsWith(base + "/v1/receipts/");
+      call("GET", base + "/v1/workspaces/ws_local/keys", null, null, 200);
+
+      assertThat(child.terminate()).as("exit code; stderr: %s", child.stderr).isZero();
+      assertThat(child.stdout.toString()).doesNotContain("shown once");
+    }
+  }
+
+  @Test
+  void withoutABootstrapKeyOneIsGeneratedAndPrintedOnce() throws Exception {
+    try (Child child = new Child(List.of("--port", "0"), Map.of())) {
+      String base = child.awaitReady();
+      Matcher m =
+          Pattern.compile("workspace ws_local api key \\(shown once\\): (sk_[A-Za-z0-9_-]{43})")
+              .matcher(child.stdout);
+      assertThat(m.find()).as(child.stdout.toString()).isTrue();
+
+      call("GET", base + "/v1/authorizations", null, m.group(1), 200);
+      assertThat(child.terminate()).isZero();
+    }
+  }
+
+  @Test
+  void environmentVariablesConfigureTheServerAndOptionsWinOverThem() throws Exception {
+    Map<String, String> env =
+        Map.of(
+            "AGENTAUTH_PORT", "0",
+            "AGENTAUTH_HOST", "127.0.0.1",
+            "AGENTAUTH_BOOTSTRAP_WORKSPACE", "ws_env",
+            "AGENTAUTH_BOOTSTRAP_PLAN", "pro",
+            "AGENTAUTH_BOOTSTRAP_API_KEY", KEY,
+            "AGENTAUTH_ADMIN_TOKEN", "env-admin",
+            "AGENTAUTH_TEST_CLOCK", "true",
+            "AGENTAUTH_PUBLIC_URL", "https://auth.example.test/",
+            "AGENTAUTH_RATE_LIMIT", "1000",
+            "AGENTAUTH_STORE", "memory");
+    try (Child child = new Child(List.of("--bootstrap-plan", "free"), env)) {
+      String base = child.awaitReady();
+
+      JsonNode keys = call("GET", base + "/v1/workspaces/ws_env/keys", null, null, 200);
+      assertThat(keys.path("workspace_id").asText()).isEqualTo("ws_env");
+      call("GET", base + "/v1/workspaces/ws_local/keys", null, null, 404);
+
+      JsonNode auth = call("POST", base + "/v1/authorizations", authorizationJson(""), KEY, 201);
+      assertThat(auth.at("/receipt/url").asText())
+          .startsWith("https://auth.example.test/v1/receipts/");
+      // --bootstrap-plan free on the command line beats AGENTAUTH_BOOTSTRAP_PLAN=pro.
+      call(
+          "POST",
+          base + "/v1/authorizations",
+          authorizationJson(",\"budget_limit_micros\":10"),
+          KEY,
+          402);
+
+      JsonNode clock =
+          call("POST", base + "/admin/v1/clock", "{\"advance_seconds\":60}", "env-admin", 200);
+      assertThat(clock.path("now").asText()).isNotBlank();
+      call("POST", base + "/admin/v1/workspaces", "{\"workspace_id\":\"ws_2\"}", "env-admin", 201);
+
+      assertThat(child.terminate()).isZero();
+    }
+  }
+
+  @Test
+  void durableStoresAreNotAvailableYetAndExitWithCode2() throws Exception {
+    for (String store : List.of("sqlite:x", "postgres:jdbc:postgresql://localhost/agentauth")) {
+      try (Child child = new Child(List.of("--port", "0", "--store", store), Map.of())) {
+        assertThat(child.awaitExit()).as(store).isEqualTo(2);
+        assertThat(child.stderr.toString())
+            .contains("--store " + store)
+            .contains("not available")
+            .contains("memory");
+        assertThat(child.stdout.toString()).doesNotContain("listening");
+      }
+    }
+  }
+
+  @Test
+  void invalidOptionsExitWithCode2() throws Exception {
+    try (Child plan = new Child(List.of("--port", "0", "--bootstrap-plan", "gold"), Map.of())) {
+      assertThat(plan.awaitExit()).isEqualTo(2);
+      assertThat(plan.stderr.toString()).contains("--bootstrap-plan must be free or pro");
+    }
+    try (Child key =
+        new Child(List.of("--port", "0", "--bootstrap-api-key", "sk_short"), Map.of())) {
+      assertThat(key.awaitExit()).isEqualTo(2);
+      assertThat(key.stderr.toString()).contains("sk_").contains("43");
+    }
+    try (Child port = new Child(List.of("--port", "70000"), Map.of())) {
+      assertThat(port.awaitExit()).isEqualTo(2);
+      assertThat(port.stderr.toString()).contains("port must be 0 to 65535");
+    }
+    try (Child workspace =
+        new Child(List.of("--port", "0", "--bootstrap-workspace", "has space"), Map.of())) {
+      assertThat(workspace.awaitExit()).isEqualTo(2);
+      assertThat(workspace.stderr.toString()).contains("workspace id");
+    }
+    try (Child unknown = new Child(List.of("--prot", "0"), Map.of())) {
+      assertThat(unknown.awaitExit()).isEqualTo(2);
+      assertThat(unknown.stderr.toString()).contains("--prot");
+    }
+  }
+}

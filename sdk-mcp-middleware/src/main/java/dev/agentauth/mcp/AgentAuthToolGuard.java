@@ -1,0 +1,636 @@
+package dev.agentauth.mcp;
+
+import dev.agentauth.client.AgentAuthClient;
+import dev.agentauth.client.CheckParams;
+import dev.agentauth.client.FallbackPolicy;
+import dev.agentauth.model.CheckResponse;
+import dev.agentauth.model.CheckResult;
+import dev.agentauth.model.Decision;
+import dev.agentauth.model.Reason;
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.server.McpAsyncServerExchange;
+import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Guards the tools of an MCP server (MCP Java SDK) with agentauth: before a tool runs, its call is
+ * checked ({@code POST /v1/check}, the tool name as the single scope) for the calling user's
+ * authorization. The SDK has no interceptor for tool calls, so the guard decorates tool
+ * specifications before the server is built.
+ *
+ * <pre>{@code
+ * AgentAuthToolGuard guard = AgentAuthToolGuard.builder()
+ *     .client(agentAuthClient)
+ *     .userIdSource(UserIdSource.transportContext("user_id"))     // trusted: see UserIdSource
+ *     .authorizationResolver((userId, tool, args) -> grants.find(userId, "support-bot"))
+ *     .resourceExtractor(call -> call.stringArgument("mailbox"))
+ *     .contextExtractor(call -> Map.of("initiated_by", "agent"))
+ *     .listener(d -> log.info("{} {} {} in {}", d.toolName(), d.decision(), d.reason(), d.latency()))
+ *     .build();
+ *
+ * McpSyncServer server = McpServer.sync(transportProvider)
+ *     .capabilities(ServerCapabilities.builder().tools(true).build())
+ *     .tools(guard.wrapAll(sendEmail, readInbox))
+ *     .build();
+ * }</pre>
+ *
+ * <p>For each call of a wrapped tool:
+ *
+ * <ol>
+ *   <li>The user id comes from the {@link UserIdSource} chosen in the builder. None: the call is
+ *       denied locally with {@code missing_user_id}.
+ *   <li>The {@link AuthorizationResolver} (or {@link AsyncAuthorizationResolver}) maps user, tool
+ *       and arguments to an {@code authorization_id}. Empty: denied locally with {@code
+ *       authorization_not_found}. Local denials carry {@code "local": true}, no receipt, and make
+ *       no service call.
+ *   <li>The check asks for one scope, the tool name (or what the {@linkplain
+ *       Builder#scopeMapper(Function) scope mapper} makes of it), with the {@code resource}, {@code
+ *       context}, {@code session_id} and cost estimate the configured extractors return.
+ *   <li>{@code allow} runs the wrapped tool, unchanged. {@code deny}, {@code confirm} and {@code
+ *       escalate} return an error result instead (below); the tool does not run.
+ * </ol>
+ *
+ * <p><b>Error results</b> have {@code isError: true}, one text block holding the decision as JSON,
+ * and the same object as {@code structuredContent}: {@code decision} and {@code reason}; for {@code
+ * confirm} also {@code confirm_nonce} and {@code confirm_prompt_hint} (the client asks the user,
+ * resolves the nonce, and retries); for {@code escalate} {@code escalation_id}, {@code
+ * escalation_to} (when configured) and {@code escalation_expires_at} (the client routes to the
+ * approver and retries once approved); {@code receipt_id} when the service issued a receipt. A tool
+ * that declares an {@code outputSchema} gets the object in {@code _meta} under {@value
+ * #DECISION_META_KEY} instead of {@code structuredContent}, because MCP clients (the TypeScript SDK
+ * among them) validate structured content against the output schema even on errors.
+ *
+ * <p><b>When the service cannot answer</b> (timeout, connection failure, 5xx after retries) the
+ * client's {@link FallbackPolicy} decides per scope: {@code fail_closed} (the default) yields an
+ * error result whose object also has {@code "fallback": true} and {@code fallback_mode}; {@code
+ * fail_open} runs the tool. A client with {@link FallbackPolicy#disabled()} throws, and so does a
+ * 4xx answer (a bad API key, say): the tool does not run and the MCP client receives a JSON-RPC
+ * error.
+ *
+ * <p><b>Sync and async.</b> {@link #wrap(SyncToolSpecification)} checks with the blocking client
+ * (the MCP SDK runs sync tools off its event threads). {@link #wrap(AsyncToolSpecification)} uses
+ * the client's async API and never blocks: the check runs on OkHttp's dispatcher, and the tool is
+ * subscribed on the {@linkplain Builder#asyncScheduler(Scheduler) async scheduler} (default {@link
+ * Schedulers#parallel()}) so that it never holds an HTTP dispatcher thread.
+ *
+ * <p><b>Input schemas.</b> The MCP server validates arguments against the tool's input schema
+ * before any handler runs. With {@link UserIdSource#argument()}, declare {@code user_id} (a string)
+ * in every guarded tool's schema; wrapping a tool whose schema forbids it ({@code
+ * "additionalProperties": false} without the property) fails at once.
+ *
+ * <p>Immutable and thread-safe; build one guard and wrap every tool with it.
+ */
+public final class AgentAuthToolGuard {
+
+  /**
+   * The {@code _meta} key holding the decision object on error results of tools that declare an
+   * output schema: {@value}.
+   */
+  public static final String DECISION_META_KEY = "dev.agentauth/decision";
+
+  private static final Logger log = LoggerFactory.getLogger(AgentAuthToolGuard.class);
+
+  // Scope names (decisions §2): 1-200 of A-Z a-z 0-9 . _ - : /, not starting or ending with '.'.
+  private static final Pattern SCOPE_NAME = Pattern.compile("[A-Za-z0-9._\\-:/]{1,200}");
+
+  private final AgentAuthClient client;
+  private final UserIdSource userIdSource;
+  private final AuthorizationResolver resolver;
+  private final AsyncAuthorizationResolver asyncResolver;
+  private final Function<String, String> scopeMapper;
+  private final Function<ToolCall, String> resourceExtractor;
+  private final Function<ToolCall, Map<String, Object>> contextExtractor;
+  private final Function<ToolCall, String> sessionIdExtractor;
+  private final Function<ToolCall, Long> estimatedCostExtractor;
+  private final DecisionListener listener;
+  private final Scheduler asyncScheduler;
+  private final LongSupplier nanoTime;
+
+  private AgentAuthToolGuard(Builder b) {
+    this.client = b.client;
+    this.userIdSource = b.userIdSource;
+    this.resolver = b.resolver;
+    this.asyncResolver = b.asyncResolver;
+    this.scopeMapper = b.scopeMapper;
+    this.resourceExtractor = b.resourceExtractor;
+    this.contextExtractor = b.contextExtractor;
+    this.sessionIdExtractor = b.sessionIdExtractor;
+    this.estimatedCostExtractor = b.estimatedCostExtractor;
+    this.listener = b.listener;
+    this.asyncScheduler = b.asyncScheduler;
+    this.nanoTime = b.nanoTime;
+  }
+
+  /** Returns a builder; the client, the user id source and a resolver are required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Returns {@code spec} with its call handler guarded; the tool definition is unchanged.
+   *
+   * @throws IllegalArgumentException if the tool's scope (its name, after the scope mapper) is not
+   *     a valid scope name (1–200 characters from {@code A-Z a-z 0-9 . _ - : /}, not starting or
+   *     ending with {@code .}), or the user id comes from an argument the tool's input schema
+   *     forbids
+   */
+  public SyncToolSpecification wrap(SyncToolSpecification spec) {
+    Objects.requireNonNull(spec, "spec");
+    Tool tool = spec.tool();
+    String scope = scopeOf(tool);
+    BiFunction<McpSyncServerExchange, CallToolRequest, CallToolResult> delegate =
+        Objects.requireNonNull(spec.callHandler(), "spec.callHandler()");
+    return new SyncToolSpecification(
+        tool, (exchange, request) -> guardSync(tool, scope, delegate, exchange, request));
+  }
+
+  /**
+   * Returns {@code spec} with its call handler guarded without blocking; the tool definition is
+   * unchanged.
+   *
+   * @throws IllegalArgumentException as {@link #wrap(SyncToolSpecification)}
+   */
+  public AsyncToolSpecification wrap(AsyncToolSpecification spec) {
+    Objects.requireNonNull(spec, "spec");
+    Tool tool = spec.tool();
+    String scope = scopeOf(tool);
+    BiFunction<McpAsyncServerExchange, CallToolRequest, Mono<CallToolResult>> delegate =
+        Objects.requireNonNull(spec.callHandler(), "spec.callHandler()");
+    return new AsyncToolSpecification(
+        tool, (exchange, request) -> guardAsync(tool, scope, delegate, exchange, request));
+  }
+
+  /**
+   * Returns every spec {@linkplain #wrap(SyncToolSpecification) wrapped}, in order.
+   *
+   * @throws IllegalArgumentException as {@link #wrap(SyncToolSpecification)}
+   */
+  public List<SyncToolSpecification> wrapAll(SyncToolSpecification... specs) {
+    return wrapAllSync(Arrays.asList(Objects.requireNonNull(specs, "specs")));
+  }
+
+  /**
+   * Returns every spec {@linkplain #wrap(AsyncToolSpecification) wrapped}, in order.
+   *
+   * @throws IllegalArgumentException as {@link #wrap(SyncToolSpecification)}
+   */
+  public List<AsyncToolSpecification> wrapAll(AsyncToolSpecification... specs) {
+    return wrapAllAsync(Arrays.asList(Objects.requireNonNull(specs, "specs")));
+  }
+
+  /**
+   * Returns every spec {@linkplain #wrap(SyncToolSpecification) wrapped}, in order.
+   *
+   * @throws IllegalArgumentException as {@link #wrap(SyncToolSpecification)}
+   */
+  public List<SyncToolSpecification> wrapAllSync(List<SyncToolSpecification> specs) {
+    Objects.requireNonNull(specs, "specs");
+    List<SyncToolSpecification> out = new ArrayList<>(specs.size());
+    for (SyncToolSpecification spec : specs) {
+      out.add(wrap(spec));
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * Returns every spec {@linkplain #wrap(AsyncToolSpecification) wrapped}, in order.
+   *
+   * @throws IllegalArgumentException as {@link #wrap(SyncToolSpecification)}
+   */
+  public List<AsyncToolSpecification> wrapAllAsync(List<AsyncToolSpecification> specs) {
+    Objects.requireNonNull(specs, "specs");
+    List<AsyncToolSpecification> out = new ArrayList<>(specs.size());
+    for (AsyncToolSpecification spec : specs) {
+      out.add(wrap(spec));
+    }
+    return List.copyOf(out);
+  }
+
+  // ---- per call -------------------------------------------------------------------------------
+
+  private CallToolResult guardSync(
+      Tool tool,
+      String scope,
+      BiFunction<McpSyncServerExchange, CallToolRequest, CallToolResult> delegate,
+      McpSyncServerExchange exchange,
+      CallToolRequest request) {
+    long start = nanoTime.getAsLong();
+    ToolCall call =
+        toolCall(
+            tool,
+            request,
+            exchange == null ? null : exchange.transportContext(),
+            exchange == null ? null : exchange.sessionId());
+    String userId = userIdOf(call);
+    if (userId == null) {
+      return localDenial(tool, scope, null, Reason.MISSING_USER_ID, start);
+    }
+    Optional<String> authorizationId =
+        asyncResolver != null
+            ? join(asyncResolver.resolve(userId, call.toolName(), call.arguments()))
+            : clean(resolver.resolve(userId, call.toolName(), call.arguments()));
+    if (authorizationId.isEmpty()) {
+      return localDenial(tool, scope, userId, Reason.AUTHORIZATION_NOT_FOUND, start);
+    }
+    String id = authorizationId.get();
+    CheckResponse response = client.check(checkParams(call, scope, id));
+    CheckResult result = resultFor(response, scope);
+    notifyListener(serviceDecision(call, scope, userId, id, result, start));
+    return result.isAllowed()
+        ? delegate.apply(exchange, request)
+        : DecisionResults.error(tool, DecisionResults.body(result));
+  }
+
+  private Mono<CallToolResult> guardAsync(
+      Tool tool,
+      String scope,
+      BiFunction<McpAsyncServerExchange, CallToolRequest, Mono<CallToolResult>> delegate,
+      McpAsyncServerExchange exchange,
+      CallToolRequest request) {
+    return Mono.defer(
+        () -> {
+          long start = nanoTime.getAsLong();
+          ToolCall call =
+              toolCall(
+                  tool,
+                  request,
+                  exchange == null ? null : exchange.transportContext(),
+                  exchange == null ? null : exchange.sessionId());
+          String userId = userIdOf(call);
+          if (userId == null) {
+            return Mono.just(localDenial(tool, scope, null, Reason.MISSING_USER_ID, start));
+          }
+          Mono<Optional<String>> authorizationId =
+              asyncResolver != null
+                  ? Mono.fromCompletionStage(
+                          () -> asyncResolver.resolve(userId, call.toolName(), call.arguments()))
+                      .map(AgentAuthToolGuard::clean)
+                      .defaultIfEmpty(Optional.empty())
+                  : Mono.just(clean(resolver.resolve(userId, call.toolName(), call.arguments())));
+          return authorizationId.flatMap(
+              found -> {
+                if (found.isEmpty()) {
+                  return Mono.just(
+                      localDenial(tool, scope, userId, Reason.AUTHORIZATION_NOT_FOUND, start));
+                }
+                String id = found.get();
+                CheckParams params = checkParams(call, scope, id);
+                return Mono.fromFuture(() -> client.async().check(params))
+                    .publishOn(asyncScheduler)
+                    .flatMap(
+                        response -> {
+                          CheckResult result = resultFor(response, scope);
+                          notifyListener(serviceDecision(call, scope, userId, id, result, start));
+                          return result.isAllowed()
+                              ? delegate.apply(exchange, request)
+                              : Mono.just(
+                                  DecisionResults.error(tool, DecisionResults.body(result)));
+                        });
+              });
+        });
+  }
+
+  private static ToolCall toolCall(
+      Tool tool, CallToolRequest request, McpTransportContext context, String sessionId) {
+    return new ToolCall(
+        tool.name(), request == null ? null : request.arguments(), context, sessionId);
+  }
+
+  private String userIdOf(ToolCall call) {
+    String userId = userIdSource.userId(call);
+    return userId == null || userId.isBlank() ? null : userId;
+  }
+
+  private CheckParams checkParams(ToolCall call, String scope, String authorizationId) {
+    CheckParams.Builder b = CheckParams.builder().authorizationId(authorizationId).scope(scope);
+    if (resourceExtractor != null) {
+      b.resource(resourceExtractor.apply(call));
+    }
+    if (contextExtractor != null) {
+      Map<String, Object> context = contextExtractor.apply(call);
+      if (context != null && !context.isEmpty()) {
+        b.context(context);
+      }
+    }
+    if (sessionIdExtractor != null) {
+      b.sessionId(sessionIdExtractor.apply(call));
+    }
+    if (estimatedCostExtractor != null) {
+      Long cost = estimatedCostExtractor.apply(call);
+      if (cost != null) {
+        b.estimatedCostMicros(cost);
+      }
+    }
+    return b.build();
+  }
+
+  private static CheckResult resultFor(CheckResponse response, String scope) {
+    CheckResult result = response.results().get(scope);
+    if (result == null) {
+      throw new IllegalStateException(
+          "expected a result for scope \""
+              + scope
+              + "\" in the check response, found results for "
+              + response.results().keySet());
+    }
+    return result;
+  }
+
+  private CallToolResult localDenial(
+      Tool tool, String scope, String userId, Reason reason, long start) {
+    notifyListener(
+        new GuardDecision(
+            tool.name(),
+            scope,
+            userId,
+            null,
+            Decision.DENY,
+            reason,
+            elapsed(start),
+            null,
+            true,
+            null));
+    return DecisionResults.error(tool, DecisionResults.localBody(reason));
+  }
+
+  private GuardDecision serviceDecision(
+      ToolCall call,
+      String scope,
+      String userId,
+      String authorizationId,
+      CheckResult r,
+      long start) {
+    return new GuardDecision(
+        call.toolName(),
+        scope,
+        userId,
+        authorizationId,
+        r.decision(),
+        r.reason(),
+        elapsed(start),
+        r.receipt() == null ? null : r.receipt().receiptId(),
+        false,
+        Boolean.TRUE.equals(r.fallback()) ? r.fallbackMode() : null);
+  }
+
+  private Duration elapsed(long start) {
+    return Duration.ofNanos(Math.max(0, nanoTime.getAsLong() - start));
+  }
+
+  private void notifyListener(GuardDecision decision) {
+    if (listener == null) {
+      return;
+    }
+    try {
+      listener.onDecision(decision);
+    } catch (RuntimeException e) {
+      log.warn(
+          "agentauth decision listener failed for tool {} ({} {}); the call proceeds as decided",
+          decision.toolName(),
+          decision.decision(),
+          decision.reason(),
+          e);
+    }
+  }
+
+  private static Optional<String> clean(Optional<String> id) {
+    return id == null ? Optional.empty() : id.filter(s -> !s.isBlank());
+  }
+
+  private static Optional<String> join(CompletionStage<Optional<String>> stage) {
+    Objects.requireNonNull(stage, "the async authorization resolver returned a null stage");
+    try {
+      return clean(stage.toCompletableFuture().join());
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw e;
+    }
+  }
+
+  // ---- wrap-time checks -----------------------------------------------------------------------
+
+  private String scopeOf(Tool tool) {
+    Objects.requireNonNull(tool, "spec.tool()");
+    String scope = scopeMapper.apply(tool.name());
+    if (scope == null
+        || !SCOPE_NAME.matcher(scope).matches()
+        || scope.startsWith(".")
+        || scope.endsWith(".")) {
+      throw new IllegalArgumentException(
+          "expected tool \""
+              + tool.name()
+              + "\" to map to a scope name of 1-200 characters from A-Z a-z 0-9 . _ - : /, not"
+              + " starting or ending with '.', found: "
+              + (scope == null ? "null" : "\"" + scope + "\""));
+    }
+    if (userIdSource instanceof ArgumentUserIdSource a) {
+      requireArgumentAllowed(tool, a.name());
+    }
+    return scope;
+  }
+
+  private static void requireArgumentAllowed(Tool tool, String argument) {
+    Map<String, Object> schema = tool.inputSchema();
+    if (schema == null) {
+      return;
+    }
+    boolean declared =
+        schema.get("properties") instanceof Map<?, ?> properties
+            && properties.containsKey(argument);
+    if (!declared && Boolean.FALSE.equals(schema.get("additionalProperties"))) {
+      throw new IllegalArgumentException(
+          "expected the input schema of tool \""
+              + tool.name()
+              + "\" to declare the \""
+              + argument
+              + "\" argument the guard reads the user id from, found additionalProperties: false"
+              + " without it; the MCP server would reject every call before the guard runs");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "AgentAuthToolGuard{client=" + client + ", userIdSource=" + userIdSource + "}";
+  }
+
+  /**
+   * Builder of {@link AgentAuthToolGuard}. Required: {@link #client(AgentAuthClient)}, {@link
+   * #userIdSource(UserIdSource)} (an explicit choice: there is no default), and one of {@link
+   * #authorizationResolver(AuthorizationResolver)} or {@link
+   * #asyncAuthorizationResolver(AsyncAuthorizationResolver)}. Not thread-safe.
+   */
+  public static final class Builder {
+    private AgentAuthClient client;
+    private UserIdSource userIdSource;
+    private AuthorizationResolver resolver;
+    private AsyncAuthorizationResolver asyncResolver;
+    private Function<String, String> scopeMapper = Function.identity();
+    private Function<ToolCall, String> resourceExtractor;
+    private Function<ToolCall, Map<String, Object>> contextExtractor;
+    private Function<ToolCall, String> sessionIdExtractor;
+    private Function<ToolCall, Long> estimatedCostExtractor;
+    private DecisionListener listener;
+    private Scheduler asyncScheduler = Schedulers.parallel();
+    private LongSupplier nanoTime = System::nanoTime;
+
+    private Builder() {}
+
+    /**
+     * Sets the agentauth client that checks calls (required). Its check timeout and {@link
+     * FallbackPolicy} apply to every guarded call.
+     */
+    public Builder client(AgentAuthClient client) {
+      this.client = Objects.requireNonNull(client, "client");
+      return this;
+    }
+
+    /**
+     * Sets where the caller's user id comes from (required, no default): {@link
+     * UserIdSource#transportContext(String)} (recommended: the authenticated transport) or {@link
+     * UserIdSource#argument()} (the {@code user_id} tool argument, written by the model and so
+     * caller-controlled). See {@link UserIdSource} for the trade-off.
+     */
+    public Builder userIdSource(UserIdSource source) {
+      this.userIdSource = Objects.requireNonNull(source, "source");
+      return this;
+    }
+
+    /**
+     * Sets the function mapping (user, tool, arguments) to an authorization id; empty denies
+     * locally. Replaces an async resolver set before. It must not block when async tools are
+     * guarded.
+     */
+    public Builder authorizationResolver(AuthorizationResolver resolver) {
+      this.resolver = Objects.requireNonNull(resolver, "resolver");
+      this.asyncResolver = null;
+      return this;
+    }
+
+    /**
+     * Sets the non-blocking function mapping (user, tool, arguments) to an authorization id; empty
+     * denies locally. Replaces a resolver set before.
+     */
+    public Builder asyncAuthorizationResolver(AsyncAuthorizationResolver resolver) {
+      this.asyncResolver = Objects.requireNonNull(resolver, "resolver");
+      this.resolver = null;
+      return this;
+    }
+
+    /**
+     * Sets how a tool name becomes the checked scope (default: the name itself), e.g. {@code name
+     * -> "mcp." + name}. Applied once per tool when it is wrapped.
+     */
+    public Builder scopeMapper(Function<String, String> mapper) {
+      this.scopeMapper = Objects.requireNonNull(mapper, "mapper");
+      return this;
+    }
+
+    /**
+     * Sets the function returning the check's {@code resource} (matched by {@code
+     * resource_pattern}, blocked by tombstones), or {@code null} for none. Default: none.
+     */
+    public Builder resourceExtractor(Function<ToolCall, String> extractor) {
+      this.resourceExtractor = Objects.requireNonNull(extractor, "extractor");
+      return this;
+    }
+
+    /**
+     * Sets the function returning the check's {@code context} object (recorded in the receipt;
+     * {@code initiated_by} is matched by {@code allowed_initiators}), or {@code null} for none.
+     * Default: none.
+     */
+    public Builder contextExtractor(Function<ToolCall, Map<String, Object>> extractor) {
+      this.contextExtractor = Objects.requireNonNull(extractor, "extractor");
+      return this;
+    }
+
+    /**
+     * Sets the function returning the check's {@code session_id} (recorded in the receipt), or
+     * {@code null} for none; {@code ToolCall::sessionId} records the MCP session. Default: none.
+     */
+    public Builder sessionIdExtractor(Function<ToolCall, String> extractor) {
+      this.sessionIdExtractor = Objects.requireNonNull(extractor, "extractor");
+      return this;
+    }
+
+    /**
+     * Sets the function returning the call's {@code estimated_cost_micros}, required by budgeted
+     * authorizations, or {@code null} for none. Default: none.
+     */
+    public Builder estimatedCostExtractor(Function<ToolCall, Long> extractor) {
+      this.estimatedCostExtractor = Objects.requireNonNull(extractor, "extractor");
+      return this;
+    }
+
+    /** Sets the listener told of every decision (default: none). */
+    public Builder listener(DecisionListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /**
+     * Sets where guarded async tools are subscribed after their check completes (default {@link
+     * Schedulers#parallel()}), so that a tool never runs on, and holds, an OkHttp dispatcher
+     * thread. {@link Schedulers#immediate()} saves a thread hop when every tool is non-blocking and
+     * quick to subscribe.
+     */
+    public Builder asyncScheduler(Scheduler scheduler) {
+      this.asyncScheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    /** Injects the nanosecond clock that measures decision latency (tests). */
+    Builder nanoTime(LongSupplier nanoTime) {
+      this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+      return this;
+    }
+
+    /**
+     * Returns the guard.
+     *
+     * @throws IllegalStateException if the client, the user id source or a resolver is missing
+     */
+    public AgentAuthToolGuard build() {
+      if (client == null) {
+        throw new IllegalStateException("expected an AgentAuthClient: call client(...)");
+      }
+      if (userIdSource == null) {
+        throw new IllegalStateException(
+            "expected an explicit user id source: userIdSource(UserIdSource.transportContext(...))"
+                + " (recommended: the authenticated transport) or"
+                + " userIdSource(UserIdSource.argument()) (the user_id tool argument, which the"
+                + " model writes)");
+      }
+      if (resolver == null && asyncResolver == null) {
+        throw new IllegalStateException(
+            "expected an authorization resolver: call authorizationResolver(...) or"
+                + " asyncAuthorizationResolver(...)");
+      }
+      return new AgentAuthToolGuard(this);
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package dev.agentauth.mcp;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentauth.model.AgentAuthJson;
+import dev.agentauth.model.CheckResult;
+import dev.agentauth.model.Decision;
+import dev.agentauth.model.EscalationRef;
+import dev.agentauth.model.Reason;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Builds the error results of refused tool calls (decisions §14): the decision object of the
+ * service spec's middleware table, plus {@code receipt_id}, {@code local} or the fallback markers;
+ * as JSON text, and as {@code structuredContent} or, for tools with an output schema, {@code
+ * _meta}.
+ */
+final class DecisionResults {
+  private static final ObjectMapper MAPPER = AgentAuthJson.newObjectMapper();
+
+  private DecisionResults() {}
+
+  /** Returns the decision object of a service (or SDK fallback) result, in a stable order. */
+  static Map<String, Object> body(CheckResult r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("decision", r.decision().value());
+    m.put("reason", r.reason().value());
+    if (Decision.CONFIRM.equals(r.decision())) {
+      putIfPresent(m, "confirm_nonce", r.confirmNonce());
+      putIfPresent(m, "confirm_prompt_hint", r.confirmPromptHint());
+    } else if (Decision.ESCALATE.equals(r.decision())) {
+      EscalationRef e = r.escalation();
+      putIfPresent(
+          m, "escalation_id", firstNonNull(r.escalationId(), e, EscalationRef::escalationId));
+      putIfPresent(
+          m, "escalation_to", firstNonNull(r.escalationTo(), e, EscalationRef::escalationTo));
+      Instant expires = firstNonNull(r.escalationExpiresAt(), e, EscalationRef::expiresAt);
+      if (expires != null) {
+        m.put("escalation_expires_at", AgentAuthJson.formatInstant(expires));
+      }
+    }
+    if (r.receipt() != null) {
+      m.put("receipt_id", r.receipt().receiptId());
+    }
+    if (Boolean.TRUE.equals(r.fallback())) {
+      m.put("fallback", true);
+      if (r.fallbackMode() != null) {
+        m.put("fallback_mode", r.fallbackMode().value());
+      }
+    }
+    return Collections.unmodifiableMap(m);
+  }
+
+  /** Returns the decision object of a local denial: no service call, no receipt. */
+  static Map<String, Object> localBody(Reason reason) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("decision", Decision.DENY.value());
+    m.put("reason", reason.value());
+    m.put("local", true);
+    return Collections.unmodifiableMap(m);
+  }
+
+  /**
+   * Returns the error result carrying {@code body}: {@code isError}, one text block with the JSON,
+   * and the same object as {@code structuredContent}; when {@code tool} declares an output schema,
+   * which MCP clients validate structured content against even on errors, the object goes into
+   * {@code _meta} under {@link AgentAuthToolGuard#DECISION_META_KEY} instead.
+   */
+  static CallToolResult error(Tool tool, Map<String, Object> body) {
+    CallToolResult.Builder b = CallToolResult.builder().addTextContent(json(body)).isError(true);
+    if (hasOutputSchema(tool)) {
+      b.meta(Map.of(AgentAuthToolGuard.DECISION_META_KEY, body));
+    } else {
+      b.structuredContent(body);
+    }
+    return b.build();
+  }
+
+  private static boolean hasOutputSchema(Tool tool) {
+    return tool.outputSchema() != null && !tool.outputSchema().isEmpty();
+  }
+
+  private static String json(Map<String, Object> body) {
+    try {
+      return MAPPER.writeValueAsString(body);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e); // strings and booleans only: cannot happen
+    }
+  }
+
+  /** The top-level member of an escalate result, else the one of its {@code escalation} object. */
+  private static <T> T firstNonNull(T value, EscalationRef e, Function<EscalationRef, T> member) {
+    return value != null || e == null ? value : member.apply(e);
+  }
+
+  private static void putIfPresent(Map<String, Object> m, String key, String value) {
+    if (value != null) {
+      m.put(key, value);
+    }
+  }
+}
