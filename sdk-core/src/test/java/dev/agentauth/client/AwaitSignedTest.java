@@ -111,6 +111,22 @@ class AwaitSignedTest extends MockServerSupport {
   }
 
   @Test
+  void estimateFarAheadOfTheLocalClockIsTakenAsSkewAndNotWaitedFor() {
+    // the server's clock runs an hour ahead: its estimates say nothing about when to poll
+    server.enqueue(pendingReadyAt(3_600_000));
+    server.enqueue(fixture(200, "receipt-signed.json"));
+    PendingReceipt envelope =
+        new PendingReceipt(
+            ID, FakeTiming.START.plusSeconds(3_600), "http://localhost/v1/receipts/x");
+
+    client.receipts().awaitSigned(envelope, Duration.ofSeconds(10));
+
+    // first poll at once, then the ordinary backoff instead of a 5 s wait each time
+    assertThat(timing.sleeps()).containsExactly(Duration.ofMillis(100));
+    assertThat(server.getRequestCount()).isEqualTo(2);
+  }
+
+  @Test
   void unknownReceiptFailsWithNotFound() {
     server.enqueue(fixture(404, "problem-not-found.json"));
 

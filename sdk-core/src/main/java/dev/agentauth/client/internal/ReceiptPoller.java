@@ -16,8 +16,10 @@ import java.util.concurrent.CompletableFuture;
  * Polls {@code GET /v1/receipts/{id}} until the receipt is signed or the caller's timeout runs out.
  * Between polls it waits until the service's {@code ready_at_estimate} when that lies ahead (at
  * least 50 ms, at most 5 s), otherwise with a doubling backoff from 100 ms up to 2 s; it never
- * waits past the deadline and polls once more at the deadline before giving up. Not part of the
- * public API.
+ * waits past the deadline and polls once more at the deadline before giving up. An estimate more
+ * than 5 s ahead of the local clock is ignored (plain backoff instead): that far ahead it almost
+ * always means the server's clock runs ahead of this one, and waiting for it would stall every call
+ * for seconds. Not part of the public API.
  */
 public final class ReceiptPoller {
   static final Duration MIN_WAIT = Duration.ofMillis(50);
@@ -97,12 +99,9 @@ public final class ReceiptPoller {
 
   /** Returns the wait after poll number {@code polls} (0-based) found {@code pending}. */
   Duration nextWait(PendingReceipt pending, int polls) {
-    Instant ready = pending.readyAtEstimate();
-    if (ready != null) {
-      Duration untilReady = Duration.between(transport.config().timing().now(), ready);
-      if (untilReady.compareTo(MIN_WAIT) > 0) {
-        return min(untilReady, MAX_ESTIMATE_WAIT);
-      }
+    Duration untilReady = untilEstimate(pending.readyAtEstimate());
+    if (untilReady != null && untilReady.compareTo(MIN_WAIT) > 0) {
+      return untilReady;
     }
     long factor = 1L << Math.min(polls, 10);
     Duration backoff = FIRST_BACKOFF.multipliedBy(factor);
@@ -110,14 +109,25 @@ public final class ReceiptPoller {
   }
 
   private Duration initialWait(Instant readyHint, long deadline) {
-    if (readyHint == null) {
+    Duration untilReady = untilEstimate(readyHint);
+    if (untilReady == null || untilReady.isNegative()) {
       return Duration.ZERO;
     }
-    Duration untilReady = Duration.between(transport.config().timing().now(), readyHint);
-    if (untilReady.isNegative()) {
-      return Duration.ZERO;
+    return min(untilReady, remaining(deadline));
+  }
+
+  /**
+   * Returns the time from now until {@code ready}, or {@code null} when there is no estimate or it
+   * lies more than {@link #MAX_ESTIMATE_WAIT} ahead. An estimate that far ahead is far more likely
+   * a server clock running ahead of this one (skew, or a test clock moved forward) than a real
+   * signing backlog; the backoff polls reasonably in both cases.
+   */
+  private Duration untilEstimate(Instant ready) {
+    if (ready == null) {
+      return null;
     }
-    return min(min(untilReady, MAX_ESTIMATE_WAIT), remaining(deadline));
+    Duration untilReady = Duration.between(transport.config().timing().now(), ready);
+    return untilReady.compareTo(MAX_ESTIMATE_WAIT) > 0 ? null : untilReady;
   }
 
   private RequestOptions pollOptions(RequestOptions options, long deadline) {

@@ -1,0 +1,230 @@
+package dev.agentauth.verifier.cli;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads receipt files and splits them into receipts. A file holds one receipt (a JSON object), a
+ * JSON array of receipts, or NDJSON (one receipt per line, blank lines ignored).
+ *
+ * <p>Only the container is parsed here, leniently; each receipt's text is handed to the verifier
+ * exactly as given (an array element as its own slice of the file), so the verifier's strict parse
+ * (duplicate member names rejected) applies to every receipt. A container that is not valid JSON is
+ * an input error; an element or line that is valid JSON but not an object is a receipt that fails
+ * verification.
+ */
+final class ReceiptInputs {
+
+  /** The name under which standard input is reported. */
+  static final String STDIN = "<stdin>";
+
+  /** Lenient container parsing: duplicates are the verifier's business, not the container's. */
+  static final ObjectMapper LENIENT = JsonMapper.builder().build();
+
+  private static final String EXPECTED =
+      "expected a receipt object, a JSON array of receipts, or NDJSON (one receipt per line)";
+
+  private ReceiptInputs() {}
+
+  /** Reads {@code file}, or all of {@code stdin} when {@code file} is {@code -}. */
+  static List<ReceiptEntry> read(String file, InputStream stdin) throws InputException {
+    if ("-".equals(file)) {
+      byte[] bytes;
+      try {
+        bytes = stdin.readAllBytes();
+      } catch (IOException e) {
+        throw new InputException("cannot read standard input: " + e.getMessage());
+      }
+      return parse(STDIN, decode(STDIN, bytes));
+    }
+    return parse(file, decode(file, readFile(file, "receipt file")));
+  }
+
+  /** Reads a whole file, mapping every failure to a one-line message. */
+  static byte[] readFile(String file, String what) throws InputException {
+    Path path;
+    try {
+      path = Path.of(file);
+    } catch (InvalidPathException e) {
+      throw new InputException("invalid " + what + " name " + file + ": " + e.getReason());
+    }
+    if (Files.isDirectory(path)) {
+      throw new InputException("cannot read " + what + " " + file + ": it is a directory");
+    }
+    try {
+      return Files.readAllBytes(path);
+    } catch (NoSuchFileException e) {
+      throw new InputException("cannot read " + what + " " + file + ": no such file");
+    } catch (AccessDeniedException e) {
+      throw new InputException("cannot read " + what + " " + file + ": permission denied");
+    } catch (IOException | RuntimeException e) {
+      throw new InputException("cannot read " + what + " " + file + ": " + e);
+    }
+  }
+
+  /** Decodes strict UTF-8, dropping a leading byte order mark. */
+  static String decode(String source, byte[] bytes) throws InputException {
+    String text;
+    try {
+      text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(bytes))
+              .toString();
+    } catch (CharacterCodingException e) {
+      throw new InputException(source + " is not UTF-8 text");
+    }
+    return text.startsWith("\uFEFF") ? text.substring(1) : text;
+  }
+
+  /** Splits one input's text into receipts. */
+  static List<ReceiptEntry> parse(String source, String text) throws InputException {
+    if (text.isBlank()) {
+      throw new InputException(source + " is empty: " + EXPECTED);
+    }
+    String problem = singleValueProblem(text);
+    if (problem == null) {
+      char first = text.strip().charAt(0);
+      if (first == '{') {
+        return List.of(new ReceiptEntry(source, text, null));
+      }
+      if (first == '[') {
+        return arrayElements(source, text);
+      }
+      throw new InputException(source + ": " + EXPECTED + "; found a single JSON " + kind(first));
+    }
+    List<String> lines = text.lines().toList();
+    int firstLine = firstNonBlank(lines, 0);
+    if (firstNonBlank(lines, firstLine + 1) >= 0
+        && singleValueProblem(lines.get(firstLine)) == null) {
+      return ndjson(source, lines);
+    }
+    throw new InputException(source + " is not valid JSON: " + problem);
+  }
+
+  private static List<ReceiptEntry> ndjson(String source, List<String> lines)
+      throws InputException {
+    List<ReceiptEntry> entries = new ArrayList<>();
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i);
+      if (line.isBlank()) {
+        continue;
+      }
+      String problem = singleValueProblem(line);
+      if (problem != null) {
+        throw new InputException(
+            source + " line " + (i + 1) + " is not valid JSON (NDJSON input): " + problem);
+      }
+      entries.add(new ReceiptEntry(source + ":" + (i + 1), line, null));
+    }
+    return entries;
+  }
+
+  private static List<ReceiptEntry> arrayElements(String source, String text)
+      throws InputException {
+    List<ReceiptEntry> entries = new ArrayList<>();
+    try (JsonParser p = LENIENT.createParser(text)) {
+      p.nextToken(); // START_ARRAY
+      int i = 0;
+      for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken(), i++) {
+        String at = source + "[" + i + "]";
+        if (t == JsonToken.START_OBJECT) {
+          long start = p.currentTokenLocation().getCharOffset();
+          p.skipChildren();
+          long end = p.currentLocation().getCharOffset();
+          if (start < 0 || end <= start || end > text.length()) {
+            throw new InputException(at + ": cannot locate the element's text");
+          }
+          entries.add(new ReceiptEntry(at, text.substring((int) start, (int) end), null));
+        } else {
+          JsonNode value = LENIENT.readTree(p);
+          entries.add(new ReceiptEntry(at, null, value));
+        }
+      }
+    } catch (IOException e) {
+      throw new InputException(source + " is not valid JSON: " + describe(e));
+    }
+    return entries;
+  }
+
+  /** Returns {@code null} when {@code text} is exactly one JSON value, else what is wrong. */
+  static String singleValueProblem(String text) {
+    try (JsonParser p = LENIENT.createParser(text)) {
+      if (p.nextToken() == null) {
+        return "no JSON value";
+      }
+      p.skipChildren();
+      if (p.nextToken() != null) {
+        return "unexpected content after the first JSON value" + at(p.currentTokenLocation());
+      }
+      return null;
+    } catch (IOException | RuntimeException e) {
+      return describe(e);
+    }
+  }
+
+  private static int firstNonBlank(List<String> lines, int from) {
+    for (int i = Math.max(from, 0); i < lines.size(); i++) {
+      if (!lines.get(i).isBlank()) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static String kind(char first) {
+    return switch (first) {
+      case '"' -> "string";
+      case 't', 'f' -> "boolean";
+      case 'n' -> "null";
+      default -> "number";
+    };
+  }
+
+  /** A one-line description of a parse error: Jackson's message without its source excerpt. */
+  static String describe(Exception e) {
+    if (!(e instanceof JsonProcessingException)) {
+      return String.valueOf(e.getMessage());
+    }
+    JsonProcessingException jpe = (JsonProcessingException) e;
+    String message = jpe.getOriginalMessage();
+    if (message == null) {
+      message = e.getClass().getSimpleName();
+    }
+    int newline = message.indexOf('\n');
+    if (newline >= 0) {
+      message = message.substring(0, newline);
+    }
+    if (message.length() > 200) {
+      message = message.substring(0, 200) + "...";
+    }
+    return message + at(jpe.getLocation());
+  }
+
+  private static String at(JsonLocation location) {
+    if (location == null || location.getLineNr() <= 0) {
+      return "";
+    }
+    return " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")";
+  }
+}

@@ -1,0 +1,131 @@
+package dev.agentauth.verifier.cli;
+
+import java.io.BufferedWriter;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+
+/**
+ * The auditor command line, {@code agentauth-verify}: verifies receipts offline against a
+ * workspace's keys document, without any API key.
+ *
+ * <pre>
+ * java -jar agentauth-verify.jar verify --keys keys.json [--chain] [--json] FILE...
+ * java -jar agentauth-verify.jar verify --keys-url https://HOST --workspace WS_ID FILE...
+ * </pre>
+ *
+ * <p>A {@code FILE} holds one receipt (a JSON object), a JSON array of receipts, or NDJSON (one
+ * receipt per line, blank lines ignored); {@code -} reads standard input. {@code --chain} also
+ * verifies each authorization's receipt chain; {@code --json} prints one JSON document instead of
+ * text. Exit status: 0 when everything is valid, 1 when some receipt or chain is invalid, 2 on a
+ * usage or input error (reported in one line on standard error).
+ */
+public final class VerifyCli {
+
+  /** The command's name in messages. */
+  static final String PROGRAM = "agentauth-verify";
+
+  static final int EXIT_VALID = 0;
+  static final int EXIT_INVALID = 1;
+  static final int EXIT_USAGE = 2;
+
+  private final Clock clock;
+  private final InputStream stdin;
+  private final PrintWriter out;
+  private final PrintWriter err;
+
+  /**
+   * Creates a CLI reading and writing the given streams (UTF-8) and checking {@code issued_at}
+   * against {@code clock}. Tests use this; {@link #main} passes the process's streams.
+   */
+  VerifyCli(Clock clock, InputStream stdin, OutputStream stdout, OutputStream stderr) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.stdin = Objects.requireNonNull(stdin, "stdin");
+    this.out =
+        new PrintWriter(
+            new BufferedWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8)), false);
+    this.err = new PrintWriter(new OutputStreamWriter(stderr, StandardCharsets.UTF_8), true);
+  }
+
+  /**
+   * Runs the command line and exits the JVM with its status (0 valid, 1 invalid, 2 usage or input
+   * error).
+   *
+   * @param args the command-line arguments, such as {@code verify --keys keys.json receipts.json}
+   */
+  public static void main(String[] args) {
+    int status = new VerifyCli(Clock.systemUTC(), System.in, System.out, System.err).run(args);
+    System.exit(status);
+  }
+
+  /** Runs the command line and returns its exit status; never throws, never exits. */
+  int run(String... args) {
+    CommandLine commandLine = new CommandLine(new Root(err));
+    commandLine.addSubcommand("verify", new VerifyCommand(clock, stdin, out, err));
+    commandLine.setOut(out);
+    commandLine.setErr(err);
+    commandLine.setParameterExceptionHandler(
+        (e, arguments) -> {
+          CommandLine failed = e.getCommandLine();
+          String message = String.valueOf(e.getMessage());
+          if (message.startsWith("Error: ")) {
+            message = message.substring("Error: ".length());
+          }
+          failed.getErr().println(PROGRAM + ": " + Reports.safe(message));
+          failed
+              .getErr()
+              .println("Run '" + failed.getCommandSpec().qualifiedName() + " --help' for usage.");
+          return EXIT_USAGE;
+        });
+    commandLine.setExecutionExceptionHandler(
+        (e, failed, parseResult) -> {
+          failed.getErr().println(PROGRAM + ": internal error: " + Reports.safe(e.toString()));
+          return EXIT_USAGE;
+        });
+    try {
+      return commandLine.execute(args);
+    } finally {
+      out.flush();
+      err.flush();
+    }
+  }
+
+  /** The top-level command: only dispatches to {@code verify} and {@code help}. */
+  @Command(
+      name = PROGRAM,
+      mixinStandardHelpOptions = true,
+      versionProvider = Version.class,
+      subcommands = CommandLine.HelpCommand.class,
+      description = "Offline verification of agentauth receipts.")
+  static final class Root implements Callable<Integer> {
+    private final PrintWriter err;
+
+    Root(PrintWriter err) {
+      this.err = err;
+    }
+
+    @Override
+    public Integer call() {
+      err.println(PROGRAM + ": missing command: use '" + PROGRAM + " verify --keys FILE FILE...'");
+      err.println("Run '" + PROGRAM + " verify --help' for usage.");
+      return EXIT_USAGE;
+    }
+  }
+
+  /** The version from the jar manifest ({@code Implementation-Version}). */
+  static final class Version implements IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String version = VerifyCli.class.getPackage().getImplementationVersion();
+      return new String[] {PROGRAM + " " + (version != null ? version : "(development build)")};
+    }
+  }
+}
