@@ -180,6 +180,11 @@ class ClientErrorsIT {
     SignedReceipt signed = free.receipts().awaitSigned(r.receipt(), ItServer.AWAIT);
     assertThat(signed.workspaceId()).isEqualTo(ws);
     ItServer.assertVerifies(it.verifier(free, ws), signed);
+    assertThat(
+            it.verifier(free, ws)
+                .verify(free.receipts().awaitSignedJson(signed.receiptId(), ItServer.AWAIT))
+                .valid())
+        .isTrue();
     // ... and not against another workspace's keys
     assertThat(it.verifier().verify(ItServer.json(signed)).valid()).isFalse();
     // another workspace's authorization is not found

@@ -8,7 +8,9 @@ import dev.agentauth.client.AuthorizationRevokeParams;
 import dev.agentauth.client.CheckParams;
 import dev.agentauth.client.NotFoundException;
 import dev.agentauth.client.ReceiptListParams;
+import dev.agentauth.client.RequestOptions;
 import dev.agentauth.model.Authorization;
+import dev.agentauth.model.CheckResponse;
 import dev.agentauth.model.CheckResult;
 import dev.agentauth.model.Decision;
 import dev.agentauth.model.PendingReceipt;
@@ -21,7 +23,12 @@ import dev.agentauth.model.SignedReceipt;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -48,13 +55,22 @@ class ClientReceiptsIT {
     Authorization a = it.authorize("email.send");
     String id = a.authorizationId();
     CheckParams check = CheckParams.of(id, "email.send");
+    // 260 checks, a few in flight at a time through the async client (keeps the test fast)
+    List<CompletableFuture<CheckResponse>> inFlight = new ArrayList<>();
+    for (int i = 0; i < CHECKS; i++) {
+      inFlight.add(
+          it.client.async().check(check, RequestOptions.builder().timeout(ItServer.AWAIT).build()));
+    }
     List<String> issued = new ArrayList<>();
     issued.add(a.receipt().receiptId());
-    for (int i = 0; i < CHECKS; i++) {
-      CheckResult r = it.client.check(check).results().get("email.send");
+    for (CompletableFuture<CheckResponse> f : inFlight) {
+      CheckResult r = f.join().results().get("email.send");
       assertThat(r.decision()).isEqualTo(Decision.ALLOW);
+      assertThat(r.fallback()).isNull();
       issued.add(r.receipt().receiptId());
     }
+    // receipt ids are monotonic ULIDs: issuance order is id order
+    Collections.sort(issued);
 
     AtomicInteger pageFetches = new AtomicInteger();
     AgentAuthClient counting =
@@ -284,5 +300,45 @@ class ClientReceiptsIT {
     assertThat(old.signature().keyId()).isEqualTo(keys.get(0).keyId());
     assertThat(fresh.signature().keyId()).isEqualTo(keys.get(1).keyId());
     assertThat(it.verifyChain(a.authorizationId())).hasSize(3);
+  }
+
+  @Test
+  void receiptsWithNullsUnicodeControlCharactersAndLargeIntegersSurviveTheClientsRoundTrip() {
+    Map<String, Object> nested = new LinkedHashMap<>();
+    nested.put("absent", null);
+    nested.put("list", Arrays.asList(1, null, "x", true, List.of()));
+    nested.put("empty", Map.of());
+    Map<String, Object> context = new LinkedHashMap<>();
+    context.put("note", "line1\nline2\ttab \u0001 ü € 😀 \"quoted\" back\\slash");
+    context.put("nested", nested);
+    context.put("max_safe", 9_007_199_254_740_991L);
+    context.put("min_safe", -9_007_199_254_740_991L);
+    context.put("zero", 0);
+    context.put("Zeta", "upper-case key sorts first");
+    context.put("é", "non-ASCII key");
+
+    Authorization a =
+        it.client.authorizations().create(it.inline("email.send").metadata(context).build());
+    CheckResult r =
+        it.client
+            .check(
+                CheckParams.builder()
+                    .authorizationId(a.authorizationId())
+                    .scope("email.send")
+                    .resource("mailbox:ü/😀")
+                    .sessionId("sess ü")
+                    .context(context)
+                    .build())
+            .results()
+            .get("email.send");
+
+    SignedReceipt check = it.signed(r.receipt());
+    SignedReceipt created = it.signed(a.receipt());
+    assertThat(check.resource()).isEqualTo("mailbox:ü/😀");
+    assertThat(ItServer.MAPPER.valueToTree(check.context()).path("client_context"))
+        .isEqualTo(ItServer.MAPPER.valueToTree(context));
+    assertThat(ItServer.MAPPER.valueToTree(created.context()).path("metadata"))
+        .isEqualTo(ItServer.MAPPER.valueToTree(context));
+    assertThat(it.verifyChain(a.authorizationId())).hasSize(2);
   }
 }

@@ -41,9 +41,10 @@ import okhttp3.OkHttpClient;
  * sdk-verifier} against the keys the client itself fetched ({@code workspaces().keys(id)}), and
  * chains with {@link ChainVerifier}.
  *
- * <p>The server clock starts at 10:00 UTC three days before the real date. Tests move it forward
- * (never sleep), and since it stays behind the client's wall clock, the server's {@code
- * ready_at_estimate} never makes {@code awaitSigned} wait on a skewed estimate.
+ * <p>The server clock starts at 10:00 UTC three days before the real date: tests move it forward
+ * instead of sleeping, the next UTC midnight is exactly 14 h away, and moving it by a day or two
+ * still leaves it behind the client's wall clock ({@code ClientReceiptsIT} covers a server clock
+ * running ahead).
  */
 final class ItServer implements AutoCloseable {
   static final String ADMIN_TOKEN = "it-admin-token";
@@ -142,20 +143,46 @@ final class ItServer implements AutoCloseable {
     return receipt;
   }
 
-  /** Waits for {@code ref} to be signed (through the client) and verifies it offline. */
+  /**
+   * Waits for {@code ref} to be signed (through the client's {@code awaitSigned}) and verifies it
+   * offline twice: the typed {@link SignedReceipt} as the client re-serializes it, and the receipt
+   * text exactly as the service served it ({@code awaitSignedJson}).
+   */
   SignedReceipt signed(ReceiptRef ref) {
     assertThat(ref).as("receipt member").isNotNull();
-    return assertVerifies(client.receipts().awaitSigned(ref, AWAIT));
+    ReceiptVerifier verifier = verifier();
+    SignedReceipt typed = assertVerifies(verifier, client.receipts().awaitSigned(ref, AWAIT));
+    assertThat(served(verifier, ref.receiptId())).isEqualTo(typed);
+    return typed;
   }
 
-  /** Waits for receipt {@code receiptId} to be signed and verifies it offline. */
+  /** Like {@link #signed(ReceiptRef)} for a receipt id. */
   SignedReceipt signed(String receiptId) {
-    return assertVerifies(client.receipts().awaitSigned(receiptId, AWAIT));
+    ReceiptVerifier verifier = verifier();
+    SignedReceipt typed = assertVerifies(verifier, client.receipts().awaitSigned(receiptId, AWAIT));
+    assertThat(served(verifier, receiptId)).isEqualTo(typed);
+    return typed;
+  }
+
+  /**
+   * Fetches a receipt's text as served ({@code awaitSignedJson}), verifies it, reads it into the
+   * typed model and verifies that model's re-serialization too (the model must be lossless).
+   */
+  private SignedReceipt served(ReceiptVerifier verifier, String receiptId) {
+    String text = client.receipts().awaitSignedJson(receiptId, AWAIT);
+    VerificationResult r = verifier.verify(text);
+    assertThat(r.valid()).as("receipt %s as served: %s", receiptId, r).isTrue();
+    try {
+      return assertVerifies(verifier, MAPPER.readValue(text, SignedReceipt.class));
+    } catch (JsonProcessingException e) {
+      throw new AssertionError("receipt " + receiptId + " does not read as SignedReceipt", e);
+    }
   }
 
   /**
    * Fetches the whole receipt chain of an authorization through the client (auto-paging, awaiting
-   * every signature), verifies each receipt and the chain as a whole, and returns it in order.
+   * every signature), verifies each receipt as served and as typed, checks the chain as a whole
+   * with {@link ChainVerifier}, and returns it in order.
    */
   List<SignedReceipt> verifyChain(String authorizationId) {
     ReceiptVerifier verifier = verifier();
@@ -166,15 +193,23 @@ final class ItServer implements AutoCloseable {
             .receipts()
             .listAutoPaging(
                 ReceiptListParams.builder().authorizationId(authorizationId).limit(100).build())) {
-      SignedReceipt r = client.receipts().awaitSigned(s.receiptId(), AWAIT);
+      String text = client.receipts().awaitSignedJson(s.receiptId(), AWAIT);
+      SignedReceipt r;
+      try {
+        r = MAPPER.readValue(text, SignedReceipt.class);
+      } catch (JsonProcessingException e) {
+        throw new AssertionError("receipt " + s.receiptId() + " does not read as SignedReceipt", e);
+      }
       assertVerifies(verifier, r);
+      assertThat(r.receiptId()).isEqualTo(s.receiptId());
       assertThat(r.decision()).isEqualTo(s.decision());
       assertThat(r.issuedAt()).isEqualTo(s.createdAt());
       chain.add(r);
-      texts.add(json(r));
+      texts.add(text);
     }
     ChainReport report = new ChainVerifier(verifier).verify(texts);
     assertThat(report.problems()).as("chain of %s", authorizationId).isEmpty();
+    assertThat(report.results()).allSatisfy(res -> assertThat(res.valid()).isTrue());
     assertThat(report.authorizationId()).isEqualTo(authorizationId);
     return chain;
   }
