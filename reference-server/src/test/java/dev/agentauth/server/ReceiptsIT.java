@@ -98,7 +98,7 @@ class ReceiptsIT {
 
     @Override
     public <T> T inTransaction(Work<T> work) {
-      boolean signer = Thread.currentThread().getName().equals(SIGNER_THREAD);
+      boolean signer = Thread.currentThread().getName().startsWith(SIGNER_THREAD);
       if (!signer && signalNext.compareAndSet(true, false)) {
         return delegate.inTransaction(
             tx -> {

@@ -29,7 +29,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class SigningService implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SigningService.class);
-  private static final int BATCH = 256;
+  private static final int BATCH = 64;
+
+  /**
+   * Signer threads. Two, so that signing keeps its share of the CPU next to busy request threads on
+   * a small machine; Ed25519 signing dominates the signer's cost and parallelizes perfectly.
+   */
+  private static final int THREADS = 2;
 
   private final Store store;
   private final Clock clock;
@@ -42,7 +48,7 @@ public final class SigningService implements AutoCloseable {
   /** Incremented by every {@link #keysChanged}, so a load that overlapped one is not cached. */
   private final AtomicLong keyGeneration = new AtomicLong();
 
-  private final Thread worker;
+  private final List<Thread> workers = new ArrayList<>();
   private volatile boolean stopping;
 
   /** Exponentially weighted nanoseconds per signature, for {@code ready_at_estimate}. */
@@ -60,8 +66,11 @@ public final class SigningService implements AutoCloseable {
     this.store = store;
     this.clock = clock;
     this.lagNanosObserver = lagNanosObserver;
-    this.worker = new Thread(this::run, "agentauth-signer");
-    this.worker.setDaemon(true);
+    for (int i = 0; i < THREADS; i++) {
+      Thread t = new Thread(this::run, "agentauth-signer-" + i);
+      t.setDaemon(true);
+      workers.add(t);
+    }
   }
 
   /** Queues every receipt the store holds unsigned, then starts signing. */
@@ -85,7 +94,7 @@ public final class SigningService implements AutoCloseable {
     if (resumed > 0) {
       log.info("resuming signing of {} pending receipts", resumed);
     }
-    worker.start();
+    workers.forEach(Thread::start);
   }
 
   /** Hands newly committed, unsigned receipts to the signer. */
@@ -274,7 +283,11 @@ public final class SigningService implements AutoCloseable {
   public void drain(Duration timeout) {
     stopping = true;
     try {
-      worker.join(timeout.toMillis());
+      long deadline = System.nanoTime() + timeout.toNanos();
+      for (Thread t : workers) {
+        long leftMillis = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+        t.join(leftMillis);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
