@@ -12,6 +12,7 @@ import okhttp3.RequestBody;
 import okhttp3.Response;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
@@ -27,6 +28,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * most 50 µs per call.
  */
 @State(Scope.Benchmark)
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+UseZGC"})
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class ClientOverheadBenchmark {
@@ -38,7 +42,7 @@ public class ClientOverheadBenchmark {
   private byte[] body;
   private CheckParams params;
 
-  @Setup(Level.Trial)
+  @Setup(Level.Iteration)
   public void setUp() {
     local = new LocalServer();
     raw = new OkHttpClient();
@@ -59,7 +63,7 @@ public class ClientOverheadBenchmark {
             .header("Authorization", "Bearer " + local.server.apiKey());
   }
 
-  @TearDown(Level.Trial)
+  @TearDown(Level.Iteration)
   public void tearDown() {
     local.close();
     raw.dispatcher().executorService().shutdown();

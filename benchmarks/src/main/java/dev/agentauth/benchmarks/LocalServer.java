@@ -33,6 +33,7 @@ final class LocalServer implements AutoCloseable {
 
   @Override
   public void close() {
+    client.okHttpClient().connectionPool().evictAll();
     server.close();
   }
 }

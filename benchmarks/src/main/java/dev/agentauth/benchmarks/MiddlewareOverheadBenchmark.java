@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
@@ -31,6 +32,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * against the same embedded server in one run. The target is a difference of at most 100 µs.
  */
 @State(Scope.Benchmark)
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+UseZGC"})
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class MiddlewareOverheadBenchmark {
@@ -40,7 +44,7 @@ public class MiddlewareOverheadBenchmark {
   private CallToolRequest request;
   private CheckParams params;
 
-  @Setup(Level.Trial)
+  @Setup(Level.Iteration)
   public void setUp() {
     local = new LocalServer();
     Tool tool =
@@ -77,7 +81,7 @@ public class MiddlewareOverheadBenchmark {
     params = CheckParams.builder().authorizationId(authorizationId).scope("email.send").build();
   }
 
-  @TearDown(Level.Trial)
+  @TearDown(Level.Iteration)
   public void tearDown() {
     local.close();
   }
