@@ -13,7 +13,9 @@ import java.util.Objects;
 /**
  * The canonical JSON form of receipts: the exact bytes a receipt signature covers.
  *
- * <p>The form is a strict subset of RFC 8785 (JCS), defined by the receipt format:
+ * <p>The form is close to RFC 8785 (JCS) but not a subset of it (every control character is a
+ * six-character escape with lowercase hex, where JCS writes the short forms such as a backslash and
+ * {@code n}), defined by the receipt format:
  *
  * <ul>
  *   <li>UTF-8 without BOM, no whitespace between tokens, {@code ,} and {@code :} as separators;

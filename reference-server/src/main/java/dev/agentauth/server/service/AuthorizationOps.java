@@ -321,10 +321,7 @@ public final class AuthorizationOps {
         tx.listAuthorizations(caller.workspaceId(), userId, agentId, status, now, after, limit);
     List<dev.agentauth.model.Authorization> items = new ArrayList<>();
     page.items().forEach(a -> items.add(Mapping.authorization(ctx.mapper(), a, now, null)));
-    String next =
-        page.hasMore()
-            ? Cursors.encode(filters, page.items().get(page.items().size() - 1).authorizationId())
-            : null;
+    String next = Cursors.next(filters, page, AuthorizationRow::authorizationId);
     return Outcome.of(200, new AuthorizationPage(items, page.hasMore(), next));
   }
 

@@ -85,10 +85,7 @@ public final class BundleOps {
     Page<BundleRow> page = tx.listActiveBundles(caller.workspaceId(), after, limit);
     List<dev.agentauth.model.Bundle> items = new ArrayList<>();
     page.items().forEach(b -> items.add(Mapping.bundle(b)));
-    String next =
-        page.hasMore()
-            ? Cursors.encode(filters, page.items().get(page.items().size() - 1).bundleId())
-            : null;
+    String next = Cursors.next(filters, page, BundleRow::bundleId);
     return Outcome.of(200, new BundlePage(items, page.hasMore(), next));
   }
 

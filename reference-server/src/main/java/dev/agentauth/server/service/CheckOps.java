@@ -1,7 +1,6 @@
 package dev.agentauth.server.service;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentauth.model.AgentAuthJson;
 import dev.agentauth.model.BudgetBlock;
 import dev.agentauth.model.CheckResponse;
 import dev.agentauth.model.CheckResult;
@@ -251,9 +250,5 @@ public final class CheckOps {
         e == null ? null : e.expiresAt(),
         null,
         null);
-  }
-
-  static String format(Instant t) {
-    return AgentAuthJson.formatInstant(t);
   }
 }

@@ -22,6 +22,20 @@ public final class Cursors {
         .encodeToString(raw.getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * The {@code next_cursor} of a page: the position after its last row, or null when no rows
+   * follow.
+   */
+  public static <R> String next(
+      String filters,
+      dev.agentauth.server.store.Page<R> page,
+      java.util.function.Function<R, String> key) {
+    if (!page.hasMore()) {
+      return null;
+    }
+    return encode(filters, key.apply(page.items().get(page.items().size() - 1)));
+  }
+
   /** Decodes {@code cursor} (null → start) and checks it belongs to {@code filters}. */
   public static String decode(String cursor, String filters) {
     if (cursor == null) {

@@ -138,10 +138,7 @@ public final class EscalationOps {
     Page<EscalationRow> page = tx.listEscalations(caller.workspaceId(), status, now, after, limit);
     List<dev.agentauth.model.Escalation> items = new ArrayList<>();
     page.items().forEach(e -> items.add(Mapping.escalation(e, now)));
-    String next =
-        page.hasMore()
-            ? Cursors.encode(filters, page.items().get(page.items().size() - 1).escalationId())
-            : null;
+    String next = Cursors.next(filters, page, EscalationRow::escalationId);
     return Outcome.of(200, new EscalationPage(items, page.hasMore(), next));
   }
 

@@ -61,10 +61,7 @@ public final class ReceiptOps {
     Page<ReceiptRow> page = tx.listReceipts(caller.workspaceId(), filter, after, limit);
     List<ReceiptSummary> items = new ArrayList<>(page.items().size());
     page.items().forEach(r -> items.add(Mapping.summary(r)));
-    String next =
-        page.hasMore()
-            ? Cursors.encode(filters, page.items().get(page.items().size() - 1).receiptId())
-            : null;
+    String next = Cursors.next(filters, page, ReceiptRow::receiptId);
     return Outcome.of(200, new ReceiptPage(items, page.hasMore(), next));
   }
 }

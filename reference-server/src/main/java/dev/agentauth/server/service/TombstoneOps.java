@@ -42,10 +42,7 @@ public final class TombstoneOps {
     Page<TombstoneRow> page = tx.listTombstones(caller.workspaceId(), after, limit);
     List<dev.agentauth.model.Tombstone> items = new ArrayList<>();
     page.items().forEach(t -> items.add(Mapping.tombstone(t)));
-    String next =
-        page.hasMore()
-            ? Cursors.encode(filters, page.items().get(page.items().size() - 1).resource())
-            : null;
+    String next = Cursors.next(filters, page, TombstoneRow::resource);
     return Outcome.of(200, new TombstonePage(items, page.hasMore(), next));
   }
 }
