@@ -227,26 +227,18 @@ public final class Endpoints {
   }
 
   /** {@code GET /v1/receipts/{id}}. */
-  /** {@code GET /v1/receipts/{id}} read as a JSON tree, exactly as served. */
-  public static ApiRequest<com.fasterxml.jackson.databind.JsonNode> getReceiptTree(String id) {
-    return ApiRequest.of(
-            "GET",
-            "/v1/receipts/{id}",
-            com.fasterxml.jackson.databind.JsonNode.class,
-            V1,
-            "receipts",
-            Validation.id(id, "receipt id"))
-        .build();
+  public static ApiRequest<ReceiptLookup> getReceipt(String id) {
+    return receipt(id, ReceiptLookup.class);
   }
 
-  public static ApiRequest<ReceiptLookup> getReceipt(String id) {
+  /** {@code GET /v1/receipts/{id}} read as a JSON tree, exactly as served. */
+  public static ApiRequest<com.fasterxml.jackson.databind.JsonNode> getReceiptTree(String id) {
+    return receipt(id, com.fasterxml.jackson.databind.JsonNode.class);
+  }
+
+  private static <T> ApiRequest<T> receipt(String id, Class<T> type) {
     return ApiRequest.of(
-            "GET",
-            "/v1/receipts/{id}",
-            ReceiptLookup.class,
-            V1,
-            "receipts",
-            Validation.id(id, "receipt id"))
+            "GET", "/v1/receipts/{id}", type, V1, "receipts", Validation.id(id, "receipt id"))
         .build();
   }
 
