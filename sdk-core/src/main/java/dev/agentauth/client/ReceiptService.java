@@ -207,9 +207,15 @@ public final class ReceiptService {
    * @throws NotFoundException if there is no such receipt in the workspace
    */
   public String awaitSignedJson(String receiptId, Duration timeout) {
-    awaitSigned(receiptId, timeout);
-    com.fasterxml.jackson.databind.JsonNode lookup =
-        transport.execute(Endpoints.getReceiptTree(receiptId), RequestOptions.none()).value();
+    com.fasterxml.jackson.databind.JsonNode lookup = fetchTree(receiptId);
+    if (!"signed".equals(lookup.path("status").asText())) {
+      awaitSigned(receiptId, timeout); // signed receipts never change: fetch the text once more
+      lookup = fetchTree(receiptId);
+    }
     return lookup.get("receipt").toString();
+  }
+
+  private com.fasterxml.jackson.databind.JsonNode fetchTree(String receiptId) {
+    return transport.execute(Endpoints.getReceiptTree(receiptId), RequestOptions.none()).value();
   }
 }

@@ -63,14 +63,7 @@ public final class Endpoints {
 
   /** {@code GET /v1/authorizations/{id}}. */
   public static ApiRequest<Authorization> getAuthorization(String id) {
-    return ApiRequest.of(
-            "GET",
-            "/v1/authorizations/{id}",
-            Authorization.class,
-            V1,
-            "authorizations",
-            Validation.id(id, "authorization id"))
-        .build();
+    return byId("authorizations", "authorization id", id, Authorization.class);
   }
 
   /** {@code GET /v1/authorizations}. */
@@ -110,14 +103,7 @@ public final class Endpoints {
 
   /** {@code GET /v1/agent-scope-bundles/{id}}. */
   public static ApiRequest<Bundle> getBundle(String id) {
-    return ApiRequest.of(
-            "GET",
-            "/v1/agent-scope-bundles/{id}",
-            Bundle.class,
-            V1,
-            "agent-scope-bundles",
-            Validation.id(id, "bundle id"))
-        .build();
+    return byId("agent-scope-bundles", "bundle id", id, Bundle.class);
   }
 
   /** {@code GET /v1/agent-scope-bundles}. */
@@ -208,14 +194,7 @@ public final class Endpoints {
 
   /** {@code GET /v1/escalations/{id}}. */
   public static ApiRequest<Escalation> getEscalation(String id) {
-    return ApiRequest.of(
-            "GET",
-            "/v1/escalations/{id}",
-            Escalation.class,
-            V1,
-            "escalations",
-            Validation.id(id, "escalation id"))
-        .build();
+    return byId("escalations", "escalation id", id, Escalation.class);
   }
 
   /** {@code GET /v1/escalations}. */
@@ -228,17 +207,18 @@ public final class Endpoints {
 
   /** {@code GET /v1/receipts/{id}}. */
   public static ApiRequest<ReceiptLookup> getReceipt(String id) {
-    return receipt(id, ReceiptLookup.class);
+    return byId("receipts", "receipt id", id, ReceiptLookup.class);
   }
 
   /** {@code GET /v1/receipts/{id}} read as a JSON tree, exactly as served. */
   public static ApiRequest<com.fasterxml.jackson.databind.JsonNode> getReceiptTree(String id) {
-    return receipt(id, com.fasterxml.jackson.databind.JsonNode.class);
+    return byId("receipts", "receipt id", id, com.fasterxml.jackson.databind.JsonNode.class);
   }
 
-  private static <T> ApiRequest<T> receipt(String id, Class<T> type) {
+  /** {@code GET /v1/<collection>/{id}}, the id validated and path-encoded. */
+  private static <T> ApiRequest<T> byId(String collection, String label, String id, Class<T> type) {
     return ApiRequest.of(
-            "GET", "/v1/receipts/{id}", type, V1, "receipts", Validation.id(id, "receipt id"))
+            "GET", "/v1/" + collection + "/{id}", type, V1, collection, Validation.id(id, label))
         .build();
   }
 
