@@ -9,6 +9,7 @@ import dev.agentauth.server.store.MemoryStore;
 import dev.agentauth.server.store.Store;
 import io.javalin.Javalin;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -109,7 +110,11 @@ public final class AgentAuthServer implements AutoCloseable {
     bootstrap();
     signer.start();
     housekeeping.scheduleWithFixedDelay(this::purgeIdempotency, 10, 10, TimeUnit.MINUTES);
+    housekeeping.scheduleWithFixedDelay(signer::sweep, 1, 1, TimeUnit.SECONDS);
     Gauge.builder("agentauth_signing_backlog", signer, SigningService::backlog).register(metrics);
+    FunctionCounter.builder("agentauth_receipts_signed", signer, SigningService::signedTotal)
+        .description("Receipts whose signature this process stored")
+        .register(metrics);
     AtomicReference<Server> jetty = new AtomicReference<>();
     TestClock testClock = config.testClock && clock instanceof TestClock t ? t : null;
     ReceiptOps receipts = new ReceiptOps(ctx, () -> baseUrlForReceipts);
@@ -334,6 +339,11 @@ public final class AgentAuthServer implements AutoCloseable {
     public Builder apiKey(String apiKey) {
       this.apiKey = apiKey;
       return this;
+    }
+
+    /** Whether a store was set (tests use this to supply one when none was). */
+    boolean hasStore() {
+      return store != null;
     }
 
     /** Builds an unstarted server. */

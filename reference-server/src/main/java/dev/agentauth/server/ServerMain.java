@@ -2,7 +2,11 @@ package dev.agentauth.server;
 
 import dev.agentauth.server.store.MemoryStore;
 import dev.agentauth.server.store.Store;
+import dev.agentauth.server.store.StoreException;
+import dev.agentauth.server.store.jdbc.JdbcStore;
+import dev.agentauth.server.store.jdbc.MasterKey;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -36,16 +40,19 @@ public final class ServerMain implements Callable<Integer> {
 
   @Option(
       names = "--store",
-      defaultValue = "${env:AGENTAUTH_STORE:-memory}",
+      defaultValue = "${env:AGENTAUTH_STORE:-sqlite:./agentauth-data/agentauth.db}",
       description =
-          "Storage: memory (default). sqlite:PATH and postgres:JDBC_URL arrive with durable storage.")
+          "Storage: sqlite:PATH (default ${DEFAULT-VALUE}), postgres:JDBC_URL (several instances"
+              + " may share one database), or memory (nothing survives a restart).")
   String store;
 
   @Option(
       names = "--master-key-file",
       defaultValue = "${env:AGENTAUTH_MASTER_KEY_FILE}",
       description =
-          "File holding the key that encrypts signing keys at rest (durable stores only).")
+          "File holding the 32-byte key (raw or base64) that encrypts signing keys at rest."
+              + " Required for postgres:; for sqlite: it defaults to master.key beside the"
+              + " database, generated on first start.")
   String masterKeyFile;
 
   @Option(
@@ -91,6 +98,9 @@ public final class ServerMain implements Callable<Integer> {
           "API key registered for the bootstrap workspace; without one a key is generated and printed once.")
   String bootstrapApiKey;
 
+  /** The exit code when the store cannot be opened. */
+  private int exit = 2;
+
   public static void main(String[] args) {
     int code = new CommandLine(new ServerMain()).execute(args);
     if (code != 0) {
@@ -103,7 +113,7 @@ public final class ServerMain implements Callable<Integer> {
     PrintWriter err = new PrintWriter(System.err, true);
     Store backing = openStore(store, err);
     if (backing == null) {
-      return 2;
+      return exit;
     }
     if (!"free".equals(bootstrapPlan) && !"pro".equals(bootstrapPlan)) {
       err.println("agentauth-server: --bootstrap-plan must be free or pro, got " + bootstrapPlan);
@@ -173,16 +183,67 @@ public final class ServerMain implements Callable<Integer> {
     return b;
   }
 
-  private static Store openStore(String spec, PrintWriter err) {
+  /** Opens the store {@code --store} names; null (after saying why) when it cannot. */
+  private Store openStore(String spec, PrintWriter err) {
     if ("memory".equals(spec)) {
       return new MemoryStore();
     }
+    try {
+      if (spec.startsWith("sqlite:") && spec.length() > "sqlite:".length()) {
+        Path db = Path.of(spec.substring("sqlite:".length()));
+        MasterKey key;
+        if (masterKeyFile == null || masterKeyFile.isBlank()) {
+          Path file = db.toAbsolutePath().resolveSibling("master.key");
+          MasterKey.Loaded loaded = MasterKey.loadOrCreate(file);
+          if (loaded.created()) {
+            err.println(
+                "agentauth-server: WARNING: generated a master key in "
+                    + file
+                    + " (owner-only). It encrypts the signing keys in "
+                    + db
+                    + ": back it up with the database, or pass --master-key-file to keep it"
+                    + " elsewhere.");
+          }
+          key = loaded.key();
+        } else {
+          key = MasterKey.fromFile(Path.of(masterKeyFile));
+        }
+        return openOrReport(() -> JdbcStore.sqlite(db, key), err);
+      }
+      if (spec.startsWith("postgres:jdbc:postgresql:")) {
+        if (masterKeyFile == null || masterKeyFile.isBlank()) {
+          err.println(
+              "agentauth-server: --store postgres: needs --master-key-file"
+                  + " (AGENTAUTH_MASTER_KEY_FILE): every instance sharing the database must use"
+                  + " the same key, e.g. one made with `head -c 32 /dev/urandom | base64 > FILE`");
+          exit = 2;
+          return null;
+        }
+        MasterKey key = MasterKey.fromFile(Path.of(masterKeyFile));
+        String url = spec.substring("postgres:".length());
+        return openOrReport(() -> JdbcStore.postgres(url, key), err);
+      }
+    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+      err.println("agentauth-server: " + e.getMessage());
+      exit = 2;
+      return null;
+    }
     err.println(
-        "agentauth-server: --store "
-            + spec
-            + " is not available in this version;"
-            + " the only store is 'memory' (durable sqlite: and postgres: stores are not built yet)");
+        "agentauth-server: --store must be sqlite:PATH, postgres:JDBC_URL"
+            + " (postgres:jdbc:postgresql://HOST:PORT/DB?user=...) or memory, got "
+            + spec);
+    exit = 2;
     return null;
+  }
+
+  private Store openOrReport(java.util.function.Supplier<Store> open, PrintWriter err) {
+    try {
+      return open.get();
+    } catch (StoreException e) {
+      err.println("agentauth-server: could not open the store: " + e.getMessage());
+      exit = 1;
+      return null;
+    }
   }
 
   /** Reports the implementation version of the jar. */

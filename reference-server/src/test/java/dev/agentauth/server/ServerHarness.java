@@ -43,9 +43,14 @@ public final class ServerHarness implements AutoCloseable {
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private String apiKey;
+  private final TestStores.Opened storeUnderTest;
 
   private ServerHarness(AgentAuthServer.Builder builder, TestClock clock) {
     this.clock = clock;
+    this.storeUnderTest = builder.hasStore() ? null : TestStores.open();
+    if (storeUnderTest != null) {
+      builder.store(storeUnderTest.store());
+    }
     this.server = builder.clock(clock).adminToken(ADMIN_TOKEN).build().start();
     this.apiKey = server.apiKey();
   }
@@ -251,5 +256,8 @@ public final class ServerHarness implements AutoCloseable {
   @Override
   public void close() {
     server.close();
+    if (storeUnderTest != null) {
+      storeUnderTest.cleanup().run();
+    }
   }
 }

@@ -206,8 +206,7 @@ public final class Api {
         c ->
             render(
                 c,
-                Outcome.of(
-                    200, ctx.store().inTransaction(tx -> workspaces.keys(tx, c.pathParam("id"))))));
+                Outcome.of(200, ctx.store().read(tx -> workspaces.keys(tx, c.pathParam("id"))))));
 
     r.post("/admin/v1/workspaces", this::adminCreateWorkspace);
     r.post(
@@ -225,17 +224,7 @@ public final class Api {
         c -> {
           admin(c);
           String id = c.pathParam("id");
-          // Forget cached keys before the commit (a reload then waits for it or sees the old
-          // rows) and again after it (a reload in between may have cached the old rows).
-          var key =
-              ctx.store()
-                  .inTransaction(
-                      tx -> {
-                        var fresh = workspaces.rotate(tx, id);
-                        ctx.signer().keysChanged(id);
-                        return fresh;
-                      });
-          ctx.signer().keysChanged(id);
+          var key = ctx.store().inTransaction(tx -> workspaces.rotate(tx, id));
           render(c, Outcome.of(201, key));
         });
     r.post("/admin/v1/clock", this::adminClock);
@@ -450,7 +439,7 @@ public final class Api {
 
   private void read(Context c, Read op) {
     Caller caller = authenticate(c);
-    render(c, ctx.store().inTransaction(tx -> op.run(tx, caller)));
+    render(c, ctx.store().read(tx -> op.run(tx, caller)));
   }
 
   private void render(Context c, Outcome o) {
@@ -485,6 +474,9 @@ public final class Api {
             .inTransaction(
                 tx -> {
                   if (key != null) {
+                    // A concurrent request with this key (in any instance) waits for this one and
+                    // then replays its record.
+                    tx.lock("idempotency/" + caller.apiKeyHash() + "/" + key);
                     Optional<IdempotencyRow> prior = tx.idempotency(caller.apiKeyHash(), key);
                     if (prior.isPresent()
                         && prior.get().createdAt().isAfter(ctx.now().minus(IDEMPOTENCY_TTL))) {
@@ -714,8 +706,7 @@ public final class Api {
     int limit = limit(c);
     render(
         c,
-        ctx.store()
-            .inTransaction(tx -> receipts.list(tx, caller, filter, c.queryParam("cursor"), limit)));
+        ctx.store().read(tx -> receipts.list(tx, caller, filter, c.queryParam("cursor"), limit)));
   }
 
   private static Instant instantParam(Context c, String name, Validation v) {

@@ -50,6 +50,7 @@ public final class BundleOps {
   public Outcome create(Tx tx, Caller caller, BundleRequest r) {
     requirePro(caller, r);
     String ws = caller.workspaceId();
+    lock(tx, ws, r.id());
     if (tx.bundle(ws, r.id()).filter(BundleRow::isActive).isPresent()) {
       throw new ApiError.Builder(409, "bundle_exists", "an active bundle with this id exists")
           .field("id", "bundle \"" + Validation.clip(r.id()) + "\" already exists")
@@ -63,7 +64,7 @@ public final class BundleOps {
 
   public Outcome edit(Tx tx, Caller caller, String id, BundleRequest r) {
     requirePro(caller, r);
-    BundleRow existing = active(tx, caller, id);
+    BundleRow existing = activeForWrite(tx, caller, id);
     BundleRow row = row(caller.workspaceId(), id, r, existing.createdAt(), ctx.now());
     tx.upsertBundle(row);
     return Outcome.of(200, Mapping.bundle(row));
@@ -74,7 +75,7 @@ public final class BundleOps {
   }
 
   public Outcome delete(Tx tx, Caller caller, String id) {
-    BundleRow deleted = active(tx, caller, id).deleted(ctx.now());
+    BundleRow deleted = activeForWrite(tx, caller, id).deleted(ctx.now());
     tx.upsertBundle(deleted);
     return Outcome.of(200, Mapping.bundle(deleted));
   }
@@ -87,6 +88,16 @@ public final class BundleOps {
     page.items().forEach(b -> items.add(Mapping.bundle(b)));
     String next = Cursors.next(filters, page, BundleRow::bundleId);
     return Outcome.of(200, new BundlePage(items, page.hasMore(), next));
+  }
+
+  /** Serializes writes to one bundle id across server instances (the row may not exist yet). */
+  private static void lock(Tx tx, String workspaceId, String bundleId) {
+    tx.lock("bundle/" + workspaceId + "/" + bundleId);
+  }
+
+  private static BundleRow activeForWrite(Tx tx, Caller caller, String id) {
+    lock(tx, caller.workspaceId(), id);
+    return active(tx, caller, id);
   }
 
   private static BundleRow active(Tx tx, Caller caller, String id) {

@@ -27,6 +27,7 @@ public final class TombstoneOps {
 
   /** 201 with a new tombstone, or 200 with the existing one for an already tombstoned resource. */
   public Outcome create(Tx tx, Caller caller, String resource, String reason) {
+    tx.lock("tombstone/" + caller.workspaceId() + "/" + resource);
     Optional<TombstoneRow> existing = tx.tombstone(caller.workspaceId(), resource);
     if (existing.isPresent()) {
       return Outcome.of(200, Mapping.tombstone(existing.get()));

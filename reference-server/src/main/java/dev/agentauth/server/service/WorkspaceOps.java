@@ -61,7 +61,7 @@ public final class WorkspaceOps {
     }
     Optional<Caller> found =
         ctx.store()
-            .inTransaction(
+            .read(
                 tx ->
                     tx.apiKey(h)
                         .flatMap(k -> tx.workspace(k.workspaceId()))
@@ -91,14 +91,13 @@ public final class WorkspaceOps {
 
   /** Creates a workspace with its first signing key; 409 if it exists. */
   public Workspace createWorkspace(Tx tx, String workspaceId, String plan) {
-    if (tx.workspace(workspaceId).isPresent()) {
+    Instant now = ctx.now();
+    WorkspaceRow row = new WorkspaceRow(workspaceId, plan, now);
+    if (!tx.insertWorkspace(row)) {
       throw new ApiError.Builder(409, "workspace_exists", "workspace " + workspaceId + " exists")
           .field("workspace_id", "already exists")
           .build();
     }
-    Instant now = ctx.now();
-    WorkspaceRow row = new WorkspaceRow(workspaceId, plan, now);
-    tx.insertWorkspace(row);
     tx.insertSigningKey(newKey(workspaceId, now));
     return new Workspace(workspaceId, Plan.of(plan), now);
   }
@@ -139,6 +138,7 @@ public final class WorkspaceOps {
     if (tx.workspace(workspaceId).isEmpty()) {
       throw ApiError.notFound("workspace");
     }
+    tx.lock("signing-keys/" + workspaceId); // rotations in other instances wait for this one
     Instant latest = ctx.now();
     List<SigningKeyRow> existing = tx.signingKeys(workspaceId);
     for (SigningKeyRow k : existing) {

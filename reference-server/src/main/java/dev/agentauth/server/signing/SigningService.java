@@ -9,8 +9,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -31,6 +34,9 @@ public final class SigningService implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SigningService.class);
   private static final int BATCH = 64;
 
+  /** How old a pending receipt must be before the sweeper claims it. */
+  static final Duration SWEEP_AGE = Duration.ofSeconds(5);
+
   /**
    * Signer threads. Two, so that signing keeps its share of the CPU next to busy request threads on
    * a small machine; Ed25519 signing dominates the signer's cost and parallelizes perfectly.
@@ -42,11 +48,8 @@ public final class SigningService implements AutoCloseable {
   private final LongConsumer lagNanosObserver;
   private final LinkedBlockingQueue<Item> queue = new LinkedBlockingQueue<>();
   private final Map<String, CompletableFuture<String>> waiters = new ConcurrentHashMap<>();
-  private final Map<String, List<KeyedSigner>> signers = new ConcurrentHashMap<>();
+  private final Map<String, ReceiptSigner> signers = new ConcurrentHashMap<>();
   private final AtomicLong signedTotal = new AtomicLong();
-
-  /** Incremented by every {@link #keysChanged}, so a load that overlapped one is not cached. */
-  private final AtomicLong keyGeneration = new AtomicLong();
 
   private final List<Thread> workers = new ArrayList<>();
   private volatile boolean stopping;
@@ -56,8 +59,6 @@ public final class SigningService implements AutoCloseable {
 
   private record Item(
       String workspaceId, String receiptId, Instant issuedAt, String payload, long enqueuedNanos) {}
-
-  private record KeyedSigner(SigningKeyRow key, ReceiptSigner signer) {}
 
   /**
    * @param lagNanosObserver told, for every receipt signed, how long it waited since enqueued
@@ -135,17 +136,6 @@ public final class SigningService implements AutoCloseable {
     return signedTotal.get();
   }
 
-  /**
-   * Forgets cached signers of a workspace. Call it inside the transaction that changes the keys (so
-   * a reload racing with the change waits for its commit) and again after the commit. It never
-   * blocks: keys are loaded outside any lock of this service, and a load that overlaps a call is
-   * discarded rather than cached.
-   */
-  public void keysChanged(String workspaceId) {
-    keyGeneration.incrementAndGet();
-    signers.remove(workspaceId);
-  }
-
   private void run() {
     List<Item> batch = new ArrayList<>(BATCH);
     while (true) {
@@ -179,35 +169,99 @@ public final class SigningService implements AutoCloseable {
 
   private void signBatch(List<Item> batch) {
     long start = System.nanoTime();
-    List<String[]> signed = new ArrayList<>(batch.size());
-    for (Item item : batch) {
-      KeyedSigner ks = signerFor(item.workspaceId(), item.issuedAt());
-      byte[] message = item.payload().getBytes(StandardCharsets.UTF_8);
-      String value = ks.signer().signatureValue(message);
-      signed.add(
-          new String[] {
-            item.workspaceId(),
-            item.receiptId(),
-            withSignature(item.payload(), ks.key().keyId(), value)
-          });
+    Set<String> workspaces = new HashSet<>();
+    batch.forEach(item -> workspaces.add(item.workspaceId()));
+    // Key rows are read for every batch, so a rotation by any instance sharing the store is seen.
+    Map<String, List<SigningKeyRow>> keys =
+        store.read(
+            tx -> {
+              Map<String, List<SigningKeyRow>> m = new HashMap<>();
+              workspaces.forEach(ws -> m.put(ws, tx.signingKeys(ws)));
+              return m;
+            });
+    String[] texts = new String[batch.size()];
+    for (int i = 0; i < texts.length; i++) {
+      Item item = batch.get(i);
+      texts[i] =
+          sign(keys.get(item.workspaceId()), item.workspaceId(), item.issuedAt(), item.payload());
     }
-    store.inTransaction(
-        tx -> {
-          for (String[] s : signed) {
-            tx.markSigned(s[0], s[1], s[2]);
-          }
-          return null;
-        });
+    // Store each signature unless another signer (a sweeper, another instance) stored one first;
+    // then the stored text is the one waiters get.
+    String[] stored = new String[texts.length];
+    int won =
+        store.inTransaction(
+            tx -> {
+              int n = 0;
+              for (int i = 0; i < texts.length; i++) {
+                Item item = batch.get(i);
+                if (tx.markSigned(item.workspaceId(), item.receiptId(), texts[i])) {
+                  stored[i] = texts[i];
+                  n++;
+                } else {
+                  stored[i] =
+                      tx.receipt(item.workspaceId(), item.receiptId())
+                          .map(ReceiptRow::signedJson)
+                          .orElse(null);
+                }
+              }
+              return n;
+            });
     long end = System.nanoTime();
     nanosPerReceipt = 0.8 * nanosPerReceipt + 0.2 * ((end - start) / (double) batch.size());
-    signedTotal.addAndGet(batch.size());
+    signedTotal.addAndGet(won);
     for (int i = 0; i < batch.size(); i++) {
       Item item = batch.get(i);
       lagNanosObserver.accept(end - item.enqueuedNanos());
-      CompletableFuture<String> f = waiters.remove(item.receiptId());
-      if (f != null) {
-        f.complete(signed.get(i)[2]);
+      complete(item.receiptId(), stored[i]);
+    }
+  }
+
+  private void complete(String receiptId, String signedJson) {
+    if (signedJson == null) {
+      return;
+    }
+    CompletableFuture<String> f = waiters.remove(receiptId);
+    if (f != null) {
+      f.complete(signedJson);
+    }
+  }
+
+  /**
+   * Claims pending receipts issued more than {@link #SWEEP_AGE} ago — left by an instance that
+   * stopped, or by a failed batch — and signs them inside the claiming transaction, so each is
+   * signed by exactly one claimer ({@code FOR UPDATE SKIP LOCKED} on PostgreSQL).
+   */
+  public void sweep() {
+    try {
+      while (!stopping) {
+        Instant cutoff = clock.instant().minus(SWEEP_AGE);
+        List<String[]> signed =
+            store.inTransaction(
+                tx -> {
+                  List<String[]> out = new ArrayList<>();
+                  Map<String, List<SigningKeyRow>> keys = new HashMap<>();
+                  for (ReceiptRow r : tx.claimPending(cutoff, BATCH)) {
+                    List<SigningKeyRow> ks = keys.computeIfAbsent(r.workspaceId(), tx::signingKeys);
+                    String text = sign(ks, r.workspaceId(), r.issuedAt(), r.payloadJson());
+                    if (tx.markSigned(r.workspaceId(), r.receiptId(), text)) {
+                      out.add(new String[] {r.receiptId(), text});
+                    }
+                  }
+                  return out;
+                });
+        signedTotal.addAndGet(signed.size());
+        for (String[] s : signed) {
+          complete(s[0], s[1]);
+        }
+        if (!signed.isEmpty()) {
+          log.info("signed {} receipts left pending by an earlier run or instance", signed.size());
+        }
+        if (signed.size() < BATCH) {
+          return;
+        }
       }
+    } catch (RuntimeException e) {
+      log.warn("signing left-over pending receipts failed; will retry", e);
     }
   }
 
@@ -220,60 +274,25 @@ public final class SigningService implements AutoCloseable {
     return sb.toString();
   }
 
-  private KeyedSigner signerFor(String workspaceId, Instant issuedAt) {
-    KeyedSigner chosen = pick(signersOf(workspaceId), issuedAt);
-    if (chosen == null) { // a key rotated since we cached: reload once
-      signers.remove(workspaceId);
-      chosen = pick(signersOf(workspaceId), issuedAt);
+  /** Signs one payload with the workspace key valid at {@code issuedAt} (the newest such). */
+  private String sign(
+      List<SigningKeyRow> keys, String workspaceId, Instant issuedAt, String payload) {
+    SigningKeyRow best = null;
+    for (SigningKeyRow k : keys == null ? List.<SigningKeyRow>of() : keys) {
+      if (k.validAt(issuedAt) && (best == null || k.activeFrom().isAfter(best.activeFrom()))) {
+        best = k;
+      }
     }
-    if (chosen == null) {
+    if (best == null) {
       throw new IllegalStateException(
           "no signing key of workspace " + workspaceId + " is valid at " + issuedAt);
     }
-    return chosen;
-  }
-
-  private static KeyedSigner pick(List<KeyedSigner> list, Instant issuedAt) {
-    KeyedSigner best = null;
-    for (KeyedSigner ks : list) {
-      if (ks.key().validAt(issuedAt)
-          && (best == null || ks.key().activeFrom().isAfter(best.key().activeFrom()))) {
-        best = ks;
-      }
-    }
-    return best;
-  }
-
-  /**
-   * The cached signers of a workspace, loading them when absent. The store is read outside {@link
-   * ConcurrentHashMap#computeIfAbsent}: a store transaction inside it would hold the map's bin lock
-   * while waiting for the store, and a {@link #keysChanged} call from inside a transaction would
-   * then wait for that bin lock — a deadlock. A load that overlapped a {@link #keysChanged} call
-   * may have read the old keys, so it is not left in the cache.
-   */
-  private List<KeyedSigner> signersOf(String workspaceId) {
-    while (true) {
-      List<KeyedSigner> cached = signers.get(workspaceId);
-      if (cached != null) {
-        return cached;
-      }
-      long generation = keyGeneration.get();
-      List<KeyedSigner> loaded = loadSigners(workspaceId);
-      signers.putIfAbsent(workspaceId, loaded);
-      if (keyGeneration.get() == generation) {
-        return signers.getOrDefault(workspaceId, loaded);
-      }
-      signers.remove(workspaceId, loaded);
-    }
-  }
-
-  private List<KeyedSigner> loadSigners(String workspaceId) {
-    List<SigningKeyRow> rows = store.inTransaction(tx -> tx.signingKeys(workspaceId));
-    List<KeyedSigner> out = new ArrayList<>(rows.size());
-    for (SigningKeyRow row : rows) {
-      out.add(new KeyedSigner(row, ReceiptSigner.fromSeed(row.keyId(), row.privateSeed())));
-    }
-    return List.copyOf(out);
+    SigningKeyRow key = best;
+    // A key's seed never changes, so its signer is cached by key id.
+    ReceiptSigner signer =
+        signers.computeIfAbsent(key.keyId(), id -> ReceiptSigner.fromSeed(id, key.privateSeed()));
+    String value = signer.signatureValue(payload.getBytes(StandardCharsets.UTF_8));
+    return withSignature(payload, key.keyId(), value);
   }
 
   /**

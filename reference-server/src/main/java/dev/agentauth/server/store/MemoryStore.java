@@ -147,11 +147,17 @@ public final class MemoryStore implements Store {
     }
 
     @Override
-    public void insertWorkspace(WorkspaceRow row) {
+    public boolean insertWorkspace(WorkspaceRow row) {
       if (workspaces.containsKey(row.workspaceId())) {
-        throw new StoreException("workspace exists: " + row.workspaceId());
+        return false;
       }
       put(workspaces, row.workspaceId(), row);
+      return true;
+    }
+
+    @Override
+    public void lock(String name) {
+      // Every memory transaction holds the store lock.
     }
 
     @Override
@@ -377,11 +383,16 @@ public final class MemoryStore implements Store {
     }
 
     @Override
-    public void markSigned(String workspaceId, String receiptId, String signedJson) {
+    public List<ReceiptRow> claimPending(Instant issuedBefore, int limit) {
+      return page(pending, null, limit, r -> r.issuedAt().isBefore(issuedBefore)).items();
+    }
+
+    @Override
+    public boolean markSigned(String workspaceId, String receiptId, String signedJson) {
       TreeMap<String, ReceiptRow> t = table(receipts, workspaceId);
       ReceiptRow row = t.get(receiptId);
       if (row == null || row.isSigned()) {
-        return;
+        return false;
       }
       put(
           t,
@@ -400,6 +411,7 @@ public final class MemoryStore implements Store {
               row.payloadJson(),
               Objects.requireNonNull(signedJson)));
       remove(pending, receiptId);
+      return true;
     }
 
     @Override

@@ -24,6 +24,15 @@ public interface Store extends AutoCloseable {
    */
   <T> T inTransaction(Work<T> work);
 
+  /**
+   * Runs read-only {@code work} in a transaction that sees every transaction committed before it
+   * began. Stores may run it on a read connection, where a write fails; the default runs it like
+   * {@link #inTransaction}.
+   */
+  default <T> T read(Work<T> work) {
+    return inTransaction(work);
+  }
+
   /** Whether the store can serve requests now (for {@code /readyz}). */
   boolean isReachable();
 

@@ -15,7 +15,16 @@ public interface Tx {
   // Workspaces and credentials.
   Optional<WorkspaceRow> workspace(String workspaceId);
 
-  void insertWorkspace(WorkspaceRow row);
+  /** Inserts a workspace; false (and nothing written) when one with this id exists. */
+  boolean insertWorkspace(WorkspaceRow row);
+
+  /**
+   * Takes an exclusive lock on {@code name} held until this transaction ends, so transactions that
+   * must not interleave — also in other server instances sharing the store — run one after the
+   * other. Used where no row exists yet to lock (an idempotency key, a bundle id). Stores whose
+   * write transactions are already serialized may do nothing.
+   */
+  void lock(String name);
 
   Optional<ApiKeyRow> apiKey(String keyHash);
 
@@ -121,8 +130,18 @@ public interface Tx {
   /** Pending receipts of every workspace in id order, at most {@code limit}. */
   List<ReceiptRow> pendingReceipts(String afterId, int limit);
 
-  /** Sets the signed form of a pending receipt; a receipt already signed is left as it is. */
-  void markSigned(String workspaceId, String receiptId, String signedJson);
+  /**
+   * Pending receipts issued before {@code issuedBefore}, in id order, at most {@code limit}, locked
+   * until this transaction ends; rows another transaction holds are skipped ({@code FOR UPDATE SKIP
+   * LOCKED}), so concurrent claimers — in any server instance — never get the same receipt.
+   */
+  List<ReceiptRow> claimPending(Instant issuedBefore, int limit);
+
+  /**
+   * Sets the signed form of a pending receipt. Returns true when this call stored it; false when
+   * the receipt was already signed (it is left as it is) or does not exist.
+   */
+  boolean markSigned(String workspaceId, String receiptId, String signedJson);
 
   // Idempotency records.
   Optional<IdempotencyRow> idempotency(String apiKeyHash, String idempotencyKey);

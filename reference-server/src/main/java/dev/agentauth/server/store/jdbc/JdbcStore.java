@@ -1,0 +1,623 @@
+package dev.agentauth.server.store.jdbc;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.agentauth.server.store.Store;
+import dev.agentauth.server.store.StoreException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+import org.sqlite.SQLiteErrorCode;
+
+/**
+ * A durable {@link Store} on a SQL database: SQLite for a single server (the default) or PostgreSQL
+ * for several server instances sharing one database. The schema is created and upgraded with
+ * Flyway, one migration folder per dialect ({@code db/migration/sqlite}, {@code
+ * db/migration/postgresql}).
+ *
+ * <p><b>SQLite</b> runs in WAL mode with {@code synchronous=FULL}: a transaction that returned has
+ * reached the disk. All writes go through one writer connection on one thread, which commits the
+ * transactions queued by concurrent requests together (group commit): each request's work runs
+ * inside its own savepoint, so a request that fails rolls back alone, and one {@code COMMIT} — one
+ * fsync — makes the whole batch durable before any of its callers returns. {@link #read} runs on a
+ * small pool of read-only connections, which WAL lets proceed alongside the writer.
+ *
+ * <p><b>PostgreSQL</b> runs each transaction on a HikariCP connection at {@code READ COMMITTED};
+ * the authorization row lock ({@code SELECT ... FOR UPDATE}), advisory locks for {@link
+ * dev.agentauth.server.store.Tx#lock} and conditional updates keep counters, budgets, approvals and
+ * idempotency exact across instances. Transactions aborted by a deadlock or serialization failure
+ * are retried.
+ *
+ * <p>Signing-key seeds are stored sealed with the {@link MasterKey}; opening a store with a
+ * different master key than the one it was created with fails at once.
+ */
+public final class JdbcStore implements Store {
+  private static final Logger log = LoggerFactory.getLogger(JdbcStore.class);
+  private static final String KEY_CHECK = "master_key_check";
+  private static final byte[] KEY_CHECK_PLAINTEXT =
+      "agentauth master key check".getBytes(StandardCharsets.US_ASCII);
+
+  private final Dialect dialect;
+  private final MasterKey masterKey;
+  private final ObjectMapper json = new ObjectMapper();
+  private final Engine engine;
+  private final String description;
+
+  /** How transactions reach the database. */
+  private interface Engine {
+    <T> T write(Work<T> work);
+
+    <T> T read(Work<T> work);
+
+    boolean ping();
+
+    void close();
+  }
+
+  private JdbcStore(Dialect dialect, MasterKey masterKey, String description, EngineFactory f) {
+    this.dialect = dialect;
+    this.masterKey = masterKey;
+    this.description = description;
+    this.engine = f.create(this);
+    try {
+      checkMasterKey();
+    } catch (RuntimeException e) {
+      engine.close();
+      throw e;
+    }
+  }
+
+  @FunctionalInterface
+  private interface EngineFactory {
+    Engine create(JdbcStore store);
+  }
+
+  /**
+   * Opens (creating if needed) a SQLite store in {@code file}, migrating its schema.
+   *
+   * @throws StoreException if the file cannot be opened or was created with another master key
+   */
+  public static JdbcStore sqlite(Path file, MasterKey masterKey) {
+    Path abs = file.toAbsolutePath();
+    try {
+      Path dir = abs.getParent();
+      if (dir != null) {
+        Files.createDirectories(dir);
+      }
+    } catch (java.io.IOException e) {
+      throw new StoreException("cannot create the directory of " + abs + ": " + e, e);
+    }
+    return new JdbcStore(Dialect.SQLITE, masterKey, "sqlite:" + abs, s -> s.new Sqlite(abs));
+  }
+
+  /**
+   * Opens a PostgreSQL store at {@code jdbcUrl} (e.g. {@code
+   * jdbc:postgresql://db:5432/agentauth?user=agentauth}), migrating its schema; the tables live in
+   * the connection's current schema ({@code currentSchema} in the URL, default {@code public}).
+   *
+   * @throws StoreException if the database cannot be reached or was set up with another master key
+   */
+  public static JdbcStore postgres(String jdbcUrl, MasterKey masterKey) {
+    if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+      throw new IllegalArgumentException(
+          "a PostgreSQL JDBC URL starts with jdbc:postgresql:, got " + redact(jdbcUrl));
+    }
+    return new JdbcStore(
+        Dialect.POSTGRES, masterKey, "postgres:" + redact(jdbcUrl), s -> s.new Postgres(jdbcUrl));
+  }
+
+  /** The URL without a password parameter. */
+  private static String redact(String url) {
+    return url.replaceAll("(?i)(password=)[^&]*", "$1***");
+  }
+
+  private void migrate(DataSource ds) {
+    Flyway.configure()
+        .dataSource(ds)
+        .locations("classpath:db/migration/" + dialect.migrations)
+        .failOnMissingLocations(true)
+        .load()
+        .migrate();
+  }
+
+  /** Records a value sealed with the master key on first open and checks it on every later one. */
+  private void checkMasterKey() {
+    engine.write(
+        tx -> {
+          JdbcTx t = (JdbcTx) tx;
+          byte[] sealed = t.meta(KEY_CHECK).orElse(null);
+          if (sealed == null) {
+            t.insertMetaIfAbsent(KEY_CHECK, masterKey.seal(KEY_CHECK_PLAINTEXT, KEY_CHECK));
+            return null;
+          }
+          try {
+            masterKey.open(sealed, KEY_CHECK);
+          } catch (StoreException e) {
+            throw new StoreException(
+                "the master key does not match the one this store ("
+                    + description
+                    + ") was created with; its signing keys cannot be decrypted",
+                e);
+          }
+          return null;
+        });
+  }
+
+  private JdbcTx tx(JdbcTx.Statements statements) {
+    return new JdbcTx(statements, dialect, masterKey, json);
+  }
+
+  @Override
+  public <T> T inTransaction(Work<T> work) {
+    return engine.write(work);
+  }
+
+  @Override
+  public <T> T read(Work<T> work) {
+    return engine.read(work);
+  }
+
+  @Override
+  public boolean isReachable() {
+    return engine.ping();
+  }
+
+  @Override
+  public String describe() {
+    return description;
+  }
+
+  @Override
+  public void close() {
+    engine.close();
+  }
+
+  // ---------------------------------------------------------------- SQLite
+
+  /** A connection with its prepared statements kept for reuse. */
+  private static final class CachedConnection implements JdbcTx.Statements {
+    final Connection connection;
+    final Statement plain;
+    private final Map<String, PreparedStatement> cache = new HashMap<>();
+
+    CachedConnection(Connection connection) throws SQLException {
+      this.connection = connection;
+      this.plain = connection.createStatement();
+    }
+
+    @Override
+    public PreparedStatement prepare(String sql) throws SQLException {
+      PreparedStatement ps = cache.get(sql);
+      if (ps == null) {
+        ps = connection.prepareStatement(sql);
+        cache.put(sql, ps);
+      }
+      return ps;
+    }
+
+    void exec(String sql) throws SQLException {
+      plain.execute(sql);
+    }
+
+    void closeQuietly() {
+      try {
+        connection.close();
+      } catch (SQLException e) {
+        log.debug("closing a SQLite connection failed", e);
+      }
+    }
+  }
+
+  /** A queued write transaction and, once run, its result. */
+  private static final class Job<T> {
+    final Work<T> work;
+    final CountDownLatch done = new CountDownLatch(1);
+    T result;
+    Throwable error;
+
+    Job(Work<T> work) {
+      this.work = work;
+    }
+
+    /**
+     * Waits for the batch holding this job to commit or fail. Uninterruptible: once queued, the
+     * work may commit, and the caller must learn that rather than report a failure.
+     */
+    T await() {
+      boolean interrupted = false;
+      while (true) {
+        try {
+          done.await();
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      if (error == null) {
+        return result;
+      }
+      if (error instanceof RuntimeException r) {
+        throw r;
+      }
+      if (error instanceof Error e) {
+        throw e;
+      }
+      throw new StoreException("transaction failed", error);
+    }
+  }
+
+  private final class Sqlite implements Engine {
+    private static final int MAX_BATCH = 256;
+    private static final int READERS = 4;
+    private static final int BUSY_TIMEOUT_MS = 5_000;
+    private static final int BUSY_ATTEMPTS = 6;
+
+    private final String url;
+    private final CachedConnection writer;
+    private final JdbcTx writerTx;
+    private final BlockingQueue<Job<?>> jobs = new LinkedBlockingQueue<>();
+    private final BlockingQueue<CachedConnection> readers = new ArrayBlockingQueue<>(READERS);
+    private final List<CachedConnection> allReaders = new ArrayList<>();
+    private final Thread thread;
+    private volatile boolean closed;
+
+    Sqlite(Path file) {
+      this.url = "jdbc:sqlite:" + file;
+      try {
+        SQLiteConfig wc = config();
+        wc.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        wc.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+        writer = new CachedConnection(wc.createConnection(url));
+        SQLiteDataSource ds = new SQLiteDataSource(config());
+        ds.setUrl(url);
+        migrate(ds);
+        for (int i = 0; i < READERS; i++) {
+          SQLiteConfig rc = config();
+          rc.setReadOnly(true);
+          CachedConnection c = new CachedConnection(rc.createConnection(url));
+          allReaders.add(c);
+          readers.add(c);
+        }
+      } catch (SQLException e) {
+        throw new StoreException("cannot open SQLite database " + file + ": " + e.getMessage(), e);
+      }
+      writerTx = tx(writer);
+      thread = new Thread(this::run, "agentauth-sqlite-writer");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    private SQLiteConfig config() {
+      SQLiteConfig c = new SQLiteConfig();
+      c.setBusyTimeout(BUSY_TIMEOUT_MS);
+      return c;
+    }
+
+    @Override
+    public <T> T write(Work<T> work) {
+      if (Thread.currentThread() == thread) {
+        return work.run(writerTx); // nested: already inside the batch's transaction
+      }
+      if (closed) {
+        throw new StoreException("store is closed");
+      }
+      Job<T> job = new Job<>(work);
+      jobs.add(job);
+      return job.await();
+    }
+
+    @Override
+    public <T> T read(Work<T> work) {
+      if (Thread.currentThread() == thread) {
+        return work.run(writerTx);
+      }
+      if (closed) {
+        throw new StoreException("store is closed");
+      }
+      CachedConnection c;
+      try {
+        c = readers.take();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new StoreException("interrupted while waiting for a read connection", e);
+      }
+      try {
+        c.exec("BEGIN");
+        boolean ok = false;
+        try {
+          T result = work.run(tx(c));
+          ok = true;
+          return result;
+        } finally {
+          c.exec(ok ? "COMMIT" : "ROLLBACK");
+        }
+      } catch (SQLException e) {
+        throw new StoreException("SQLite read failed: " + e.getMessage(), e);
+      } finally {
+        readers.add(c);
+      }
+    }
+
+    private void run() {
+      List<Job<?>> batch = new ArrayList<>(MAX_BATCH);
+      while (true) {
+        Job<?> first;
+        try {
+          first = jobs.poll(100, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+          first = null;
+        }
+        if (first == null) {
+          if (closed && jobs.isEmpty()) {
+            return;
+          }
+          continue;
+        }
+        batch.add(first);
+        jobs.drainTo(batch, MAX_BATCH - 1);
+        runBatch(batch);
+        batch.clear();
+      }
+    }
+
+    /** Runs the jobs in one transaction, each in its own savepoint, and commits them together. */
+    private void runBatch(List<Job<?>> batch) {
+      try {
+        begin();
+      } catch (SQLException e) {
+        StoreException failure = new StoreException("SQLite is busy or failing: " + e, e);
+        batch.forEach(j -> finish(j, failure));
+        return;
+      }
+      boolean single = batch.size() == 1;
+      try {
+        for (Job<?> job : batch) {
+          runJob(job, single);
+        }
+        writer.exec("COMMIT");
+      } catch (SQLException e) {
+        rollbackQuietly();
+        StoreException failure =
+            new StoreException("SQLite transaction failed: " + e.getMessage(), e);
+        for (Job<?> job : batch) {
+          if (job.error == null) {
+            job.error = failure;
+          }
+        }
+      }
+      batch.forEach(j -> j.done.countDown());
+    }
+
+    private <T> void runJob(Job<T> job, boolean single) throws SQLException {
+      if (!single) {
+        writer.exec("SAVEPOINT job");
+      }
+      try {
+        job.result = job.work.run(writerTx);
+      } catch (Throwable t) {
+        job.error = t;
+      }
+      if (single) {
+        if (job.error != null) {
+          writer.exec("ROLLBACK");
+          writer.exec("BEGIN IMMEDIATE"); // the COMMIT that follows then commits nothing
+        }
+      } else if (job.error == null) {
+        writer.exec("RELEASE job");
+      } else {
+        writer.exec("ROLLBACK TO job");
+        writer.exec("RELEASE job");
+      }
+    }
+
+    private void begin() throws SQLException {
+      for (int attempt = 1; ; attempt++) {
+        try {
+          writer.exec("BEGIN IMMEDIATE");
+          return;
+        } catch (SQLException e) {
+          boolean busy =
+              e.getErrorCode() == SQLiteErrorCode.SQLITE_BUSY.code
+                  || e.getErrorCode() == SQLiteErrorCode.SQLITE_LOCKED.code;
+          if (!busy || attempt == BUSY_ATTEMPTS) {
+            throw e;
+          }
+          log.warn("SQLite database is busy (another process holds it?); retrying");
+          LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50L * attempt));
+        }
+      }
+    }
+
+    private void rollbackQuietly() {
+      try {
+        writer.exec("ROLLBACK");
+      } catch (SQLException e) {
+        log.debug("rollback after a failed batch failed", e);
+      }
+    }
+
+    private void finish(Job<?> job, Throwable error) {
+      job.error = error;
+      job.done.countDown();
+    }
+
+    @Override
+    public boolean ping() {
+      return !closed && thread.isAlive();
+    }
+
+    @Override
+    public void close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      try {
+        thread.join(TimeUnit.SECONDS.toMillis(30));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      Job<?> left;
+      while ((left = jobs.poll()) != null) {
+        finish(left, new StoreException("store is closed"));
+      }
+      writer.closeQuietly();
+      allReaders.forEach(CachedConnection::closeQuietly);
+    }
+  }
+
+  // ---------------------------------------------------------------- PostgreSQL
+
+  /** Statements of one transaction, closed with it. */
+  private static final class TrackedStatements implements JdbcTx.Statements {
+    private final Connection connection;
+    private final List<PreparedStatement> open = new ArrayList<>();
+
+    TrackedStatements(Connection connection) {
+      this.connection = connection;
+    }
+
+    @Override
+    public PreparedStatement prepare(String sql) throws SQLException {
+      PreparedStatement ps = connection.prepareStatement(sql);
+      open.add(ps);
+      return ps;
+    }
+
+    void closeAll() {
+      for (PreparedStatement ps : open) {
+        try {
+          ps.close();
+        } catch (SQLException e) {
+          log.debug("closing a statement failed", e);
+        }
+      }
+      open.clear();
+    }
+  }
+
+  private final class Postgres implements Engine {
+    private static final int POOL = 16;
+    private static final int ATTEMPTS = 3;
+    private final HikariDataSource ds;
+
+    Postgres(String jdbcUrl) {
+      HikariConfig cfg = new HikariConfig();
+      cfg.setJdbcUrl(jdbcUrl);
+      cfg.setPoolName("agentauth-postgres");
+      cfg.setMaximumPoolSize(POOL);
+      cfg.setAutoCommit(false);
+      cfg.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+      cfg.setConnectionTimeout(TimeUnit.SECONDS.toMillis(10));
+      cfg.setInitializationFailTimeout(TimeUnit.SECONDS.toMillis(10));
+      try {
+        ds = new HikariDataSource(cfg);
+      } catch (RuntimeException e) {
+        throw new StoreException(
+            "cannot connect to PostgreSQL at " + redact(jdbcUrl) + ": " + e.getMessage(), e);
+      }
+      try {
+        migrate(ds);
+      } catch (RuntimeException e) {
+        ds.close();
+        throw new StoreException("migrating the PostgreSQL schema failed: " + e.getMessage(), e);
+      }
+    }
+
+    @Override
+    public <T> T write(Work<T> work) {
+      for (int attempt = 1; ; attempt++) {
+        try {
+          return once(work);
+        } catch (StoreException e) {
+          if (attempt == ATTEMPTS || !retryable(e)) {
+            throw e;
+          }
+          log.debug("transaction aborted by a conflict; retrying", e);
+        }
+      }
+    }
+
+    private boolean retryable(StoreException e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof SQLException s) {
+          String state = s.getSQLState();
+          return "40001".equals(state) || "40P01".equals(state);
+        }
+      }
+      return false;
+    }
+
+    private <T> T once(Work<T> work) {
+      try (Connection c = ds.getConnection()) {
+        TrackedStatements statements = new TrackedStatements(c);
+        boolean ok = false;
+        try {
+          T result = work.run(tx(statements));
+          statements.closeAll();
+          c.commit();
+          ok = true;
+          return result;
+        } finally {
+          statements.closeAll();
+          if (!ok) {
+            rollbackQuietly(c);
+          }
+        }
+      } catch (SQLException e) {
+        throw new StoreException("PostgreSQL transaction failed: " + e.getMessage(), e);
+      }
+    }
+
+    private void rollbackQuietly(Connection c) {
+      try {
+        c.rollback();
+      } catch (SQLException e) {
+        log.debug("rollback failed", e);
+      }
+    }
+
+    @Override
+    public <T> T read(Work<T> work) {
+      return write(work);
+    }
+
+    @Override
+    public boolean ping() {
+      try (Connection c = ds.getConnection()) {
+        return c.isValid(2);
+      } catch (SQLException e) {
+        return false;
+      }
+    }
+
+    @Override
+    public void close() {
+      ds.close();
+    }
+  }
+}

@@ -1,0 +1,1011 @@
+package dev.agentauth.server.store.jdbc;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentauth.server.engine.ScopeRule;
+import dev.agentauth.server.store.ApiKeyRow;
+import dev.agentauth.server.store.AuthorizationRow;
+import dev.agentauth.server.store.BundleRow;
+import dev.agentauth.server.store.EscalationRow;
+import dev.agentauth.server.store.GrantRow;
+import dev.agentauth.server.store.IdempotencyRow;
+import dev.agentauth.server.store.NonceRow;
+import dev.agentauth.server.store.Page;
+import dev.agentauth.server.store.ReceiptFilter;
+import dev.agentauth.server.store.ReceiptRow;
+import dev.agentauth.server.store.SigningKeyRow;
+import dev.agentauth.server.store.StoreException;
+import dev.agentauth.server.store.TombstoneRow;
+import dev.agentauth.server.store.Tx;
+import dev.agentauth.server.store.WorkspaceRow;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The {@link Tx} of a JDBC store: each method is one SQL statement on the transaction's connection.
+ * Signing-key seeds are sealed with the master key on the way in and opened on the way out.
+ */
+final class JdbcTx implements Tx {
+
+  /** Gives prepared statements for the transaction's connection. */
+  interface Statements {
+    PreparedStatement prepare(String sql) throws SQLException;
+  }
+
+  /** Maps one result row. */
+  @FunctionalInterface
+  private interface RowMapper<T> {
+    T map(ResultSet rs) throws SQLException;
+  }
+
+  private static final TypeReference<List<ScopeRule>> SCOPES = new TypeReference<>() {};
+  private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
+  private static final TypeReference<LinkedHashMap<String, String>> TARGETS =
+      new TypeReference<>() {};
+
+  private static final String AUTHORIZATION_COLUMNS =
+      "workspace_id, authorization_id, user_id, agent_id, bundle_id, scopes, requires_confirm_for,"
+          + " requires_escalation_for, escalation_targets, expires_at, budget_limit_micros,"
+          + " budget_spent_micros, created_at, revoked_at, metadata";
+  private static final String NONCE_COLUMNS =
+      "workspace_id, nonce, authorization_id, scope, resource, created_at, expires_at, consumed_at,"
+          + " approved";
+  private static final String GRANT_COLUMNS =
+      "workspace_id, grant_id, authorization_id, scope, resource, nonce, created_at, expires_at";
+  private static final String ESCALATION_COLUMNS =
+      "workspace_id, escalation_id, authorization_id, scope, resource, status, escalation_to,"
+          + " created_at, expires_at, resolved_by, resolved_at, note, approval_expires_at,"
+          + " approval_consumed_at";
+  private static final String BUNDLE_COLUMNS =
+      "workspace_id, bundle_id, agent_id, scopes, requires_confirm_for, requires_escalation_for,"
+          + " escalation_targets, default_expiry_days, description, created_at, updated_at,"
+          + " deleted_at";
+  private static final String RECEIPT_COLUMNS =
+      "workspace_id, receipt_id, authorization_id, user_id, resource, session_id, scope, event,"
+          + " decision, issued_at, payload_json, signed_json";
+
+  private final Statements statements;
+  private final Dialect dialect;
+  private final MasterKey masterKey;
+  private final ObjectMapper json;
+
+  JdbcTx(Statements statements, Dialect dialect, MasterKey masterKey, ObjectMapper json) {
+    this.statements = statements;
+    this.dialect = dialect;
+    this.masterKey = masterKey;
+    this.json = json;
+  }
+
+  // ---- plumbing
+
+  private PreparedStatement bind(String sql, Object... params) throws SQLException {
+    PreparedStatement ps = statements.prepare(sql);
+    for (int i = 0; i < params.length; i++) {
+      set(ps, i + 1, params[i]);
+    }
+    return ps;
+  }
+
+  private static void set(PreparedStatement ps, int i, Object v) throws SQLException {
+    if (v == null) {
+      ps.setNull(i, Types.VARCHAR);
+    } else if (v instanceof Null n) {
+      ps.setNull(i, n.sqlType());
+    } else if (v instanceof String s) {
+      ps.setString(i, s);
+    } else if (v instanceof Long l) {
+      ps.setLong(i, l);
+    } else if (v instanceof Integer n) {
+      ps.setInt(i, n);
+    } else if (v instanceof Boolean b) {
+      ps.setBoolean(i, b);
+    } else if (v instanceof Instant t) {
+      ps.setLong(i, t.toEpochMilli());
+    } else if (v instanceof byte[] b) {
+      ps.setBytes(i, b);
+    } else {
+      throw new IllegalArgumentException("unsupported parameter type " + v.getClass());
+    }
+  }
+
+  /** A typed SQL NULL, for columns whose type the driver must know. */
+  private record Null(int sqlType) {}
+
+  private static final Null NULL_BIGINT = new Null(Types.BIGINT);
+  private static final Null NULL_BOOLEAN = new Null(Types.BOOLEAN);
+
+  private static Object millis(Instant t) {
+    return t == null ? NULL_BIGINT : t;
+  }
+
+  private static Object nullableLong(Long v) {
+    return v == null ? NULL_BIGINT : v;
+  }
+
+  private int update(String sql, Object... params) {
+    try {
+      return bind(sql, params).executeUpdate();
+    } catch (SQLException e) {
+      throw failure(sql, e);
+    }
+  }
+
+  private <T> List<T> query(String sql, RowMapper<T> mapper, Object... params) {
+    try (ResultSet rs = bind(sql, params).executeQuery()) {
+      List<T> out = new ArrayList<>();
+      while (rs.next()) {
+        out.add(mapper.map(rs));
+      }
+      return out;
+    } catch (SQLException e) {
+      throw failure(sql, e);
+    }
+  }
+
+  private <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... params) {
+    List<T> rows = query(sql, mapper, params);
+    return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+  }
+
+  private static StoreException failure(String sql, SQLException e) {
+    String first = sql.length() > 80 ? sql.substring(0, 80) + "..." : sql;
+    return new StoreException(
+        "SQL failed (" + e.getSQLState() + "): " + e.getMessage() + " in: " + first, e);
+  }
+
+  private static Instant instant(ResultSet rs, String column) throws SQLException {
+    long v = rs.getLong(column);
+    return rs.wasNull() ? null : Instant.ofEpochMilli(v);
+  }
+
+  private static Long longOrNull(ResultSet rs, String column) throws SQLException {
+    long v = rs.getLong(column);
+    return rs.wasNull() ? null : v;
+  }
+
+  private String toJson(Object value) {
+    try {
+      return json.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new StoreException("cannot encode a stored value as JSON", e);
+    }
+  }
+
+  private <T> T fromJson(String text, TypeReference<T> type) {
+    try {
+      return json.readValue(text, type);
+    } catch (JsonProcessingException e) {
+      throw new StoreException("a stored JSON column is corrupt", e);
+    }
+  }
+
+  private ObjectNode objectOrNull(String text) {
+    if (text == null) {
+      return null;
+    }
+    try {
+      return (ObjectNode) json.readTree(text);
+    } catch (JsonProcessingException | ClassCastException e) {
+      throw new StoreException("a stored metadata column is corrupt", e);
+    }
+  }
+
+  /** The key under which a nullable resource is looked up (null and "" must differ). */
+  private static String resourceKey(String resource) {
+    return resource == null ? "-" : "=" + resource;
+  }
+
+  private static <T> Page<T> page(List<T> rows, int limit) {
+    return rows.size() > limit ? new Page<>(rows.subList(0, limit), true) : new Page<>(rows, false);
+  }
+
+  // ---- workspaces and credentials
+
+  @Override
+  public Optional<WorkspaceRow> workspace(String workspaceId) {
+    return one(
+        "SELECT workspace_id, plan, created_at FROM workspaces WHERE workspace_id = ?",
+        rs ->
+            new WorkspaceRow(
+                rs.getString("workspace_id"), rs.getString("plan"), instant(rs, "created_at")),
+        workspaceId);
+  }
+
+  @Override
+  public boolean insertWorkspace(WorkspaceRow row) {
+    return update(
+            "INSERT INTO workspaces (workspace_id, plan, created_at) VALUES (?, ?, ?)"
+                + " ON CONFLICT (workspace_id) DO NOTHING",
+            row.workspaceId(),
+            row.plan(),
+            row.createdAt())
+        == 1;
+  }
+
+  @Override
+  public void lock(String name) {
+    if (dialect != Dialect.POSTGRES) {
+      return; // SQLite runs one write transaction at a time
+    }
+    query("SELECT pg_advisory_xact_lock(?)", rs -> null, lockId(name));
+  }
+
+  /** A 64-bit lock id derived from the name (SHA-256, first 8 bytes). */
+  private static long lockId(String name) {
+    try {
+      byte[] d = MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
+      long v = 0;
+      for (int i = 0; i < 8; i++) {
+        v = (v << 8) | (d[i] & 0xff);
+      }
+      return v;
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public Optional<ApiKeyRow> apiKey(String keyHash) {
+    return one(
+        "SELECT key_hash, workspace_id, created_at FROM api_keys WHERE key_hash = ?",
+        rs ->
+            new ApiKeyRow(
+                rs.getString("key_hash"), rs.getString("workspace_id"), instant(rs, "created_at")),
+        keyHash);
+  }
+
+  @Override
+  public void insertApiKey(ApiKeyRow row) {
+    update(
+        "INSERT INTO api_keys (key_hash, workspace_id, created_at) VALUES (?, ?, ?)",
+        row.keyHash(),
+        row.workspaceId(),
+        row.createdAt());
+  }
+
+  private static String seedAad(String workspaceId, String keyId) {
+    return "signing-key:" + workspaceId + ":" + keyId;
+  }
+
+  @Override
+  public List<SigningKeyRow> signingKeys(String workspaceId) {
+    return query(
+        "SELECT workspace_id, key_id, private_seed_sealed, public_key, active_from, active_until"
+            + " FROM signing_keys WHERE workspace_id = ? ORDER BY active_from, key_id",
+        rs -> {
+          String ws = rs.getString("workspace_id");
+          String keyId = rs.getString("key_id");
+          return new SigningKeyRow(
+              ws,
+              keyId,
+              masterKey.open(rs.getBytes("private_seed_sealed"), seedAad(ws, keyId)),
+              rs.getBytes("public_key"),
+              instant(rs, "active_from"),
+              instant(rs, "active_until"));
+        },
+        workspaceId);
+  }
+
+  @Override
+  public void insertSigningKey(SigningKeyRow row) {
+    update(
+        "INSERT INTO signing_keys (workspace_id, key_id, private_seed_sealed, public_key,"
+            + " active_from, active_until) VALUES (?, ?, ?, ?, ?, ?)",
+        row.workspaceId(),
+        row.keyId(),
+        masterKey.seal(row.privateSeed(), seedAad(row.workspaceId(), row.keyId())),
+        row.publicKey(),
+        row.activeFrom(),
+        millis(row.activeUntil()));
+  }
+
+  @Override
+  public void updateSigningKey(SigningKeyRow row) {
+    update(
+        "UPDATE signing_keys SET active_from = ?, active_until = ?"
+            + " WHERE workspace_id = ? AND key_id = ?",
+        row.activeFrom(),
+        millis(row.activeUntil()),
+        row.workspaceId(),
+        row.keyId());
+  }
+
+  // ---- authorizations
+
+  private AuthorizationRow authorizationRow(ResultSet rs) throws SQLException {
+    return new AuthorizationRow(
+        rs.getString("workspace_id"),
+        rs.getString("authorization_id"),
+        rs.getString("user_id"),
+        rs.getString("agent_id"),
+        rs.getString("bundle_id"),
+        fromJson(rs.getString("scopes"), SCOPES),
+        fromJson(rs.getString("requires_confirm_for"), STRINGS),
+        fromJson(rs.getString("requires_escalation_for"), STRINGS),
+        fromJson(rs.getString("escalation_targets"), TARGETS),
+        instant(rs, "expires_at"),
+        longOrNull(rs, "budget_limit_micros"),
+        rs.getLong("budget_spent_micros"),
+        instant(rs, "created_at"),
+        instant(rs, "revoked_at"),
+        objectOrNull(rs.getString("metadata")));
+  }
+
+  @Override
+  public Optional<AuthorizationRow> authorization(String workspaceId, String authorizationId) {
+    return one(
+        "SELECT "
+            + AUTHORIZATION_COLUMNS
+            + " FROM authorizations WHERE workspace_id = ? AND authorization_id = ?",
+        this::authorizationRow,
+        workspaceId,
+        authorizationId);
+  }
+
+  @Override
+  public Optional<AuthorizationRow> authorizationForUpdate(
+      String workspaceId, String authorizationId) {
+    return one(
+        "SELECT "
+            + AUTHORIZATION_COLUMNS
+            + " FROM authorizations WHERE workspace_id = ? AND authorization_id = ?"
+            + dialect.forUpdate,
+        this::authorizationRow,
+        workspaceId,
+        authorizationId);
+  }
+
+  @Override
+  public void insertAuthorization(AuthorizationRow row) {
+    update(
+        "INSERT INTO authorizations ("
+            + AUTHORIZATION_COLUMNS
+            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        row.workspaceId(),
+        row.authorizationId(),
+        row.userId(),
+        row.agentId(),
+        row.bundleId(),
+        toJson(row.scopes()),
+        toJson(row.requiresConfirmFor()),
+        toJson(row.requiresEscalationFor()),
+        toJson(row.escalationTargets()),
+        row.expiresAt(),
+        nullableLong(row.budgetLimitMicros()),
+        row.budgetSpentMicros(),
+        row.createdAt(),
+        millis(row.revokedAt()),
+        row.metadata() == null ? null : toJson(row.metadata()));
+  }
+
+  @Override
+  public void updateAuthorization(AuthorizationRow row) {
+    update(
+        "UPDATE authorizations SET budget_spent_micros = ?, revoked_at = ?"
+            + " WHERE workspace_id = ? AND authorization_id = ?",
+        row.budgetSpentMicros(),
+        millis(row.revokedAt()),
+        row.workspaceId(),
+        row.authorizationId());
+  }
+
+  @Override
+  public Page<AuthorizationRow> listAuthorizations(
+      String workspaceId,
+      String userId,
+      String agentId,
+      String status,
+      Instant now,
+      String afterId,
+      int limit) {
+    StringBuilder sql =
+        new StringBuilder("SELECT ")
+            .append(AUTHORIZATION_COLUMNS)
+            .append(" FROM authorizations WHERE workspace_id = ?");
+    List<Object> params = new ArrayList<>(List.of(workspaceId));
+    if (userId != null) {
+      sql.append(" AND user_id = ?");
+      params.add(userId);
+    }
+    if (agentId != null) {
+      sql.append(" AND agent_id = ?");
+      params.add(agentId);
+    }
+    if (status != null) {
+      switch (status) {
+        case "revoked" -> sql.append(" AND revoked_at IS NOT NULL");
+        case "active" -> {
+          sql.append(" AND revoked_at IS NULL AND expires_at > ?");
+          params.add(now);
+        }
+        case "expired" -> {
+          sql.append(" AND revoked_at IS NULL AND expires_at <= ?");
+          params.add(now);
+        }
+        default -> sql.append(" AND 1 = 0");
+      }
+    }
+    afterAndLimit(sql, params, "authorization_id", afterId, limit);
+    return page(query(sql.toString(), this::authorizationRow, params.toArray()), limit);
+  }
+
+  private static void afterAndLimit(
+      StringBuilder sql, List<Object> params, String key, String after, int limit) {
+    if (after != null) {
+      sql.append(" AND ").append(key).append(" > ?");
+      params.add(after);
+    }
+    sql.append(" ORDER BY ").append(key).append(" LIMIT ?");
+    params.add(limit + 1);
+  }
+
+  // ---- counters
+
+  @Override
+  public long allowCount(String workspaceId, String authorizationId, String scope, LocalDate day) {
+    return one(
+            "SELECT allows FROM allow_counters"
+                + " WHERE workspace_id = ? AND authorization_id = ? AND scope = ? AND day = ?",
+            rs -> rs.getLong(1),
+            workspaceId,
+            authorizationId,
+            scope,
+            day.toString())
+        .orElse(0L);
+  }
+
+  @Override
+  public void addAllowCount(
+      String workspaceId, String authorizationId, String scope, LocalDate day, long delta) {
+    update(
+        "INSERT INTO allow_counters (workspace_id, authorization_id, scope, day, allows)"
+            + " VALUES (?, ?, ?, ?, ?) ON CONFLICT (workspace_id, authorization_id, scope, day)"
+            + " DO UPDATE SET allows = allow_counters.allows + excluded.allows",
+        workspaceId,
+        authorizationId,
+        scope,
+        day.toString(),
+        delta);
+  }
+
+  // ---- confirmations
+
+  private static NonceRow nonceRow(ResultSet rs) throws SQLException {
+    boolean approved = rs.getBoolean("approved");
+    Boolean approvedOrNull = rs.wasNull() ? null : approved;
+    return new NonceRow(
+        rs.getString("workspace_id"),
+        rs.getString("nonce"),
+        rs.getString("authorization_id"),
+        rs.getString("scope"),
+        rs.getString("resource"),
+        instant(rs, "created_at"),
+        instant(rs, "expires_at"),
+        instant(rs, "consumed_at"),
+        approvedOrNull);
+  }
+
+  @Override
+  public Optional<NonceRow> nonce(String workspaceId, String nonce) {
+    return one(
+        "SELECT " + NONCE_COLUMNS + " FROM nonces WHERE workspace_id = ? AND nonce = ?",
+        JdbcTx::nonceRow,
+        workspaceId,
+        nonce);
+  }
+
+  @Override
+  public Optional<NonceRow> openNonce(
+      String workspaceId, String authorizationId, String scope, String resource, Instant now) {
+    return one(
+            "SELECT "
+                + NONCE_COLUMNS
+                + " FROM nonces WHERE workspace_id = ? AND authorization_id = ? AND scope = ?"
+                + " AND resource_key = ? ORDER BY "
+                + dialect.insertOrder
+                + " DESC LIMIT 1",
+            JdbcTx::nonceRow,
+            workspaceId,
+            authorizationId,
+            scope,
+            resourceKey(resource))
+        .filter(n -> n.isOpen(now));
+  }
+
+  @Override
+  public void insertNonce(NonceRow row) {
+    update(
+        "INSERT INTO nonces ("
+            + NONCE_COLUMNS
+            + ", resource_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        row.workspaceId(),
+        row.nonce(),
+        row.authorizationId(),
+        row.scope(),
+        row.resource(),
+        row.createdAt(),
+        row.expiresAt(),
+        millis(row.consumedAt()),
+        row.approved() == null ? NULL_BOOLEAN : row.approved(),
+        resourceKey(row.resource()));
+  }
+
+  @Override
+  public void updateNonce(NonceRow row) {
+    update(
+        "UPDATE nonces SET consumed_at = ?, approved = ? WHERE workspace_id = ? AND nonce = ?",
+        millis(row.consumedAt()),
+        row.approved() == null ? NULL_BOOLEAN : row.approved(),
+        row.workspaceId(),
+        row.nonce());
+  }
+
+  private static GrantRow grantRow(ResultSet rs) throws SQLException {
+    return new GrantRow(
+        rs.getString("workspace_id"),
+        rs.getString("grant_id"),
+        rs.getString("authorization_id"),
+        rs.getString("scope"),
+        rs.getString("resource"),
+        rs.getString("nonce"),
+        instant(rs, "created_at"),
+        instant(rs, "expires_at"));
+  }
+
+  @Override
+  public Optional<GrantRow> activeGrant(
+      String workspaceId, String authorizationId, String scope, String resource, Instant now) {
+    return one(
+        "SELECT "
+            + GRANT_COLUMNS
+            + " FROM grants WHERE workspace_id = ? AND authorization_id = ? AND scope = ?"
+            + " AND resource_key = ? AND expires_at > ? ORDER BY expires_at DESC, "
+            + dialect.insertOrder
+            + " DESC LIMIT 1",
+        JdbcTx::grantRow,
+        workspaceId,
+        authorizationId,
+        scope,
+        resourceKey(resource),
+        now);
+  }
+
+  @Override
+  public void insertGrant(GrantRow row) {
+    update(
+        "INSERT INTO grants ("
+            + GRANT_COLUMNS
+            + ", resource_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        row.workspaceId(),
+        row.grantId(),
+        row.authorizationId(),
+        row.scope(),
+        row.resource(),
+        row.nonce(),
+        row.createdAt(),
+        row.expiresAt(),
+        resourceKey(row.resource()));
+  }
+
+  // ---- escalations
+
+  private static EscalationRow escalationRow(ResultSet rs) throws SQLException {
+    return new EscalationRow(
+        rs.getString("workspace_id"),
+        rs.getString("escalation_id"),
+        rs.getString("authorization_id"),
+        rs.getString("scope"),
+        rs.getString("resource"),
+        rs.getString("status"),
+        rs.getString("escalation_to"),
+        instant(rs, "created_at"),
+        instant(rs, "expires_at"),
+        rs.getString("resolved_by"),
+        instant(rs, "resolved_at"),
+        rs.getString("note"),
+        instant(rs, "approval_expires_at"),
+        instant(rs, "approval_consumed_at"));
+  }
+
+  @Override
+  public Optional<EscalationRow> escalation(String workspaceId, String escalationId) {
+    return one(
+        "SELECT "
+            + ESCALATION_COLUMNS
+            + " FROM escalations WHERE workspace_id = ? AND escalation_id = ?",
+        JdbcTx::escalationRow,
+        workspaceId,
+        escalationId);
+  }
+
+  @Override
+  public Optional<EscalationRow> latestEscalation(
+      String workspaceId, String authorizationId, String scope, String resource) {
+    return one(
+        "SELECT "
+            + ESCALATION_COLUMNS
+            + " FROM escalations WHERE workspace_id = ? AND authorization_id = ? AND scope = ?"
+            + " AND resource_key = ? ORDER BY "
+            + dialect.insertOrder
+            + " DESC LIMIT 1",
+        JdbcTx::escalationRow,
+        workspaceId,
+        authorizationId,
+        scope,
+        resourceKey(resource));
+  }
+
+  @Override
+  public void insertEscalation(EscalationRow row) {
+    update(
+        "INSERT INTO escalations ("
+            + ESCALATION_COLUMNS
+            + ", resource_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        row.workspaceId(),
+        row.escalationId(),
+        row.authorizationId(),
+        row.scope(),
+        row.resource(),
+        row.status(),
+        row.escalationTo(),
+        row.createdAt(),
+        row.expiresAt(),
+        row.resolvedBy(),
+        millis(row.resolvedAt()),
+        row.note(),
+        millis(row.approvalExpiresAt()),
+        millis(row.approvalConsumedAt()),
+        resourceKey(row.resource()));
+  }
+
+  @Override
+  public void updateEscalation(EscalationRow row) {
+    update(
+        "UPDATE escalations SET status = ?, resolved_by = ?, resolved_at = ?, note = ?,"
+            + " approval_expires_at = ?, approval_consumed_at = ?"
+            + " WHERE workspace_id = ? AND escalation_id = ?",
+        row.status(),
+        row.resolvedBy(),
+        millis(row.resolvedAt()),
+        row.note(),
+        millis(row.approvalExpiresAt()),
+        millis(row.approvalConsumedAt()),
+        row.workspaceId(),
+        row.escalationId());
+  }
+
+  @Override
+  public Page<EscalationRow> listEscalations(
+      String workspaceId, String status, Instant now, String afterId, int limit) {
+    StringBuilder sql =
+        new StringBuilder("SELECT ")
+            .append(ESCALATION_COLUMNS)
+            .append(" FROM escalations WHERE workspace_id = ?");
+    List<Object> params = new ArrayList<>(List.of(workspaceId));
+    if (status != null) {
+      switch (status) {
+        case "pending" -> {
+          sql.append(" AND status = 'pending' AND expires_at > ?");
+          params.add(now);
+        }
+        case "expired" -> {
+          sql.append(" AND (status = 'expired' OR (status = 'pending' AND expires_at <= ?))");
+          params.add(now);
+        }
+        default -> {
+          sql.append(" AND status = ?");
+          params.add(status);
+        }
+      }
+    }
+    afterAndLimit(sql, params, "escalation_id", afterId, limit);
+    return page(query(sql.toString(), JdbcTx::escalationRow, params.toArray()), limit);
+  }
+
+  // ---- bundles
+
+  private BundleRow bundleRow(ResultSet rs) throws SQLException {
+    return new BundleRow(
+        rs.getString("workspace_id"),
+        rs.getString("bundle_id"),
+        rs.getString("agent_id"),
+        fromJson(rs.getString("scopes"), SCOPES),
+        fromJson(rs.getString("requires_confirm_for"), STRINGS),
+        fromJson(rs.getString("requires_escalation_for"), STRINGS),
+        fromJson(rs.getString("escalation_targets"), TARGETS),
+        longOrNull(rs, "default_expiry_days"),
+        rs.getString("description"),
+        instant(rs, "created_at"),
+        instant(rs, "updated_at"),
+        instant(rs, "deleted_at"));
+  }
+
+  @Override
+  public Optional<BundleRow> bundle(String workspaceId, String bundleId) {
+    return one(
+        "SELECT " + BUNDLE_COLUMNS + " FROM bundles WHERE workspace_id = ? AND bundle_id = ?",
+        this::bundleRow,
+        workspaceId,
+        bundleId);
+  }
+
+  @Override
+  public void upsertBundle(BundleRow row) {
+    update(
+        "INSERT INTO bundles ("
+            + BUNDLE_COLUMNS
+            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (workspace_id, bundle_id)"
+            + " DO UPDATE SET agent_id = excluded.agent_id, scopes = excluded.scopes,"
+            + " requires_confirm_for = excluded.requires_confirm_for,"
+            + " requires_escalation_for = excluded.requires_escalation_for,"
+            + " escalation_targets = excluded.escalation_targets,"
+            + " default_expiry_days = excluded.default_expiry_days,"
+            + " description = excluded.description, created_at = excluded.created_at,"
+            + " updated_at = excluded.updated_at, deleted_at = excluded.deleted_at",
+        row.workspaceId(),
+        row.bundleId(),
+        row.agentId(),
+        toJson(row.scopes()),
+        toJson(row.requiresConfirmFor()),
+        toJson(row.requiresEscalationFor()),
+        toJson(row.escalationTargets()),
+        nullableLong(row.defaultExpiryDays()),
+        row.description(),
+        row.createdAt(),
+        row.updatedAt(),
+        millis(row.deletedAt()));
+  }
+
+  @Override
+  public Page<BundleRow> listActiveBundles(String workspaceId, String afterId, int limit) {
+    StringBuilder sql =
+        new StringBuilder("SELECT ")
+            .append(BUNDLE_COLUMNS)
+            .append(" FROM bundles WHERE workspace_id = ? AND deleted_at IS NULL");
+    List<Object> params = new ArrayList<>(List.of(workspaceId));
+    afterAndLimit(sql, params, "bundle_id", afterId, limit);
+    return page(query(sql.toString(), this::bundleRow, params.toArray()), limit);
+  }
+
+  // ---- tombstones
+
+  private static TombstoneRow tombstoneRow(ResultSet rs) throws SQLException {
+    return new TombstoneRow(
+        rs.getString("workspace_id"),
+        rs.getString("resource"),
+        rs.getString("reason"),
+        instant(rs, "created_at"));
+  }
+
+  @Override
+  public Optional<TombstoneRow> tombstone(String workspaceId, String resource) {
+    return one(
+        "SELECT workspace_id, resource, reason, created_at FROM tombstones"
+            + " WHERE workspace_id = ? AND resource = ?",
+        JdbcTx::tombstoneRow,
+        workspaceId,
+        resource);
+  }
+
+  @Override
+  public void insertTombstone(TombstoneRow row) {
+    update(
+        "INSERT INTO tombstones (workspace_id, resource, reason, created_at) VALUES (?, ?, ?, ?)"
+            + " ON CONFLICT (workspace_id, resource) DO UPDATE SET reason = excluded.reason,"
+            + " created_at = excluded.created_at",
+        row.workspaceId(),
+        row.resource(),
+        row.reason(),
+        row.createdAt());
+  }
+
+  @Override
+  public Page<TombstoneRow> listTombstones(String workspaceId, String afterResource, int limit) {
+    StringBuilder sql =
+        new StringBuilder(
+            "SELECT workspace_id, resource, reason, created_at FROM tombstones"
+                + " WHERE workspace_id = ?");
+    List<Object> params = new ArrayList<>(List.of(workspaceId));
+    afterAndLimit(sql, params, "resource", afterResource, limit);
+    return page(query(sql.toString(), JdbcTx::tombstoneRow, params.toArray()), limit);
+  }
+
+  // ---- receipts
+
+  private static ReceiptRow receiptRow(ResultSet rs) throws SQLException {
+    return new ReceiptRow(
+        rs.getString("workspace_id"),
+        rs.getString("receipt_id"),
+        rs.getString("authorization_id"),
+        rs.getString("user_id"),
+        rs.getString("resource"),
+        rs.getString("session_id"),
+        rs.getString("scope"),
+        rs.getString("event"),
+        rs.getString("decision"),
+        instant(rs, "issued_at"),
+        rs.getString("payload_json"),
+        rs.getString("signed_json"));
+  }
+
+  @Override
+  public void insertReceipt(ReceiptRow row) {
+    int n =
+        update(
+            "INSERT INTO receipts ("
+                + RECEIPT_COLUMNS
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                + " ON CONFLICT (workspace_id, receipt_id) DO NOTHING",
+            row.workspaceId(),
+            row.receiptId(),
+            row.authorizationId(),
+            row.userId(),
+            row.resource(),
+            row.sessionId(),
+            row.scope(),
+            row.event(),
+            row.decision(),
+            row.issuedAt(),
+            row.payloadJson(),
+            row.signedJson());
+    if (n != 1) {
+      throw new StoreException("duplicate receipt id " + row.receiptId());
+    }
+  }
+
+  @Override
+  public Optional<ReceiptRow> receipt(String workspaceId, String receiptId) {
+    return one(
+        "SELECT " + RECEIPT_COLUMNS + " FROM receipts WHERE workspace_id = ? AND receipt_id = ?",
+        JdbcTx::receiptRow,
+        workspaceId,
+        receiptId);
+  }
+
+  @Override
+  public Page<ReceiptRow> listReceipts(
+      String workspaceId, ReceiptFilter f, String afterId, int limit) {
+    StringBuilder sql =
+        new StringBuilder("SELECT ")
+            .append(RECEIPT_COLUMNS)
+            .append(" FROM receipts WHERE workspace_id = ?");
+    List<Object> params = new ArrayList<>(List.of(workspaceId));
+    eq(sql, params, "authorization_id", f.authorizationId());
+    eq(sql, params, "user_id", f.userId());
+    eq(sql, params, "resource", f.resource());
+    eq(sql, params, "session_id", f.sessionId());
+    eq(sql, params, "scope", f.scope());
+    eq(sql, params, "event", f.event());
+    eq(sql, params, "decision", f.decision());
+    if (f.from() != null) {
+      sql.append(" AND issued_at >= ?");
+      params.add(f.from());
+    }
+    if (f.to() != null) {
+      sql.append(" AND issued_at < ?");
+      params.add(f.to());
+    }
+    afterAndLimit(sql, params, "receipt_id", afterId, limit);
+    return page(query(sql.toString(), JdbcTx::receiptRow, params.toArray()), limit);
+  }
+
+  private static void eq(StringBuilder sql, List<Object> params, String column, String value) {
+    if (value != null) {
+      sql.append(" AND ").append(column).append(" = ?");
+      params.add(value);
+    }
+  }
+
+  @Override
+  public List<ReceiptRow> pendingReceipts(String afterId, int limit) {
+    return afterId == null
+        ? query(
+            "SELECT "
+                + RECEIPT_COLUMNS
+                + " FROM receipts WHERE signed_json IS NULL ORDER BY receipt_id LIMIT ?",
+            JdbcTx::receiptRow,
+            limit)
+        : query(
+            "SELECT "
+                + RECEIPT_COLUMNS
+                + " FROM receipts WHERE signed_json IS NULL AND receipt_id > ?"
+                + " ORDER BY receipt_id LIMIT ?",
+            JdbcTx::receiptRow,
+            afterId,
+            limit);
+  }
+
+  @Override
+  public List<ReceiptRow> claimPending(Instant issuedBefore, int limit) {
+    return query(
+        "SELECT "
+            + RECEIPT_COLUMNS
+            + " FROM receipts WHERE signed_json IS NULL AND issued_at < ?"
+            + " ORDER BY receipt_id LIMIT ?"
+            + dialect.forUpdateSkipLocked,
+        JdbcTx::receiptRow,
+        issuedBefore,
+        limit);
+  }
+
+  @Override
+  public boolean markSigned(String workspaceId, String receiptId, String signedJson) {
+    return update(
+            "UPDATE receipts SET signed_json = ?"
+                + " WHERE workspace_id = ? AND receipt_id = ? AND signed_json IS NULL",
+            java.util.Objects.requireNonNull(signedJson),
+            workspaceId,
+            receiptId)
+        == 1;
+  }
+
+  // ---- idempotency
+
+  @Override
+  public Optional<IdempotencyRow> idempotency(String apiKeyHash, String idempotencyKey) {
+    return one(
+        "SELECT api_key_hash, idempotency_key, request_hash, status, content_type, body,"
+            + " created_at FROM idempotency WHERE api_key_hash = ? AND idempotency_key = ?",
+        rs ->
+            new IdempotencyRow(
+                rs.getString("api_key_hash"),
+                rs.getString("idempotency_key"),
+                rs.getString("request_hash"),
+                rs.getInt("status"),
+                rs.getString("content_type"),
+                rs.getBytes("body"),
+                instant(rs, "created_at")),
+        apiKeyHash,
+        idempotencyKey);
+  }
+
+  @Override
+  public void insertIdempotency(IdempotencyRow row) {
+    update(
+        "INSERT INTO idempotency (api_key_hash, idempotency_key, request_hash, status,"
+            + " content_type, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            + " ON CONFLICT (api_key_hash, idempotency_key) DO UPDATE SET"
+            + " request_hash = excluded.request_hash, status = excluded.status,"
+            + " content_type = excluded.content_type, body = excluded.body,"
+            + " created_at = excluded.created_at",
+        row.apiKeyHash(),
+        row.idempotencyKey(),
+        row.requestHash(),
+        row.status(),
+        row.contentType(),
+        row.body(),
+        row.createdAt());
+  }
+
+  @Override
+  public int purgeIdempotency(Instant cutoff) {
+    return update("DELETE FROM idempotency WHERE created_at < ?", cutoff);
+  }
+
+  /** Reads a value of the meta table. */
+  Optional<byte[]> meta(String name) {
+    return one("SELECT value FROM meta WHERE name = ?", rs -> rs.getBytes(1), name);
+  }
+
+  /** Writes a value of the meta table unless one exists; returns whether it wrote. */
+  boolean insertMetaIfAbsent(String name, byte[] value) {
+    return update(
+            "INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+            name,
+            value)
+        == 1;
+  }
+}
