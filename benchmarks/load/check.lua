@@ -1,5 +1,6 @@
--- wrk script: POST /v1/check for one authorization, single scope.
--- Environment: AGENTAUTH_API_KEY, AGENTAUTH_AUTHORIZATION_ID, optional AGENTAUTH_DELAY_MS (pacing).
+-- wrk script: POST /v1/check, single scope, for one authorization or several.
+-- Environment: AGENTAUTH_API_KEY, AGENTAUTH_AUTHORIZATION_ID, optional AGENTAUTH_AUTHORIZATION_IDS
+-- and AGENTAUTH_DELAY_MS (pacing).
 local key = os.getenv("AGENTAUTH_API_KEY")
 local auth = os.getenv("AGENTAUTH_AUTHORIZATION_ID")
 local delay_ms = tonumber(os.getenv("AGENTAUTH_DELAY_MS") or "0")
@@ -9,6 +10,22 @@ wrk.path = "/v1/check"
 wrk.headers["Authorization"] = "Bearer " .. key
 wrk.headers["Content-Type"] = "application/json"
 wrk.body = '{"authorization_id":"' .. auth .. '","scopes":["email.send"],"resource":"mailbox:42"}'
+
+-- AGENTAUTH_AUTHORIZATION_IDS (comma-separated) spreads the checks round-robin over several
+-- authorizations, as many users' agents would; without it every check hits the one above.
+local ids = {}
+for id in string.gmatch(os.getenv("AGENTAUTH_AUTHORIZATION_IDS") or "", "[^,]+") do
+  ids[#ids + 1] = id
+end
+local next_id = 0
+
+if #ids > 0 then
+  function request()
+    next_id = next_id % #ids + 1
+    local body = '{"authorization_id":"' .. ids[next_id] .. '","scopes":["email.send"],"resource":"mailbox:42"}'
+    return wrk.format(nil, nil, nil, body)
+  end
+end
 
 local errors = 0
 

@@ -20,7 +20,7 @@ PID=
 start_server() {
   [ -n "$PID" ] && { kill "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; }
   : >"$LOG"
-  java ${JAVA_OPTS:--Xms1g -Xmx1g -XX:+UseZGC} -jar "$JAR" --port "$PORT" --bootstrap-api-key "$KEY" >"$LOG" 2>&1 &
+  java ${JAVA_OPTS:--Xms1g -Xmx1g -XX:+UseZGC} -jar "$JAR" --store memory --port "$PORT" --bootstrap-api-key "$KEY" >"$LOG" 2>&1 &
   PID=$!
   for _ in $(seq 1 100); do grep -q "listening on" "$LOG" && break; sleep 0.1; done
   AUTH=$(curl -sf -X POST "$BASE/v1/authorizations" -H "Authorization: Bearer $KEY" \

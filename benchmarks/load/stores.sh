@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Load benchmark of /v1/check on each store (issue "Durable storage"), in one run on this machine:
+# memory, SQLite (group commit, synchronous=FULL) and PostgreSQL (fresh schema in the local server),
+# each on a fresh server process. For each: saturation rate with wrk, p50/p99 latency, and the
+# ratio to the memory store's rate.
+# Usage: benchmarks/load/stores.sh [duration_seconds]
+#   AUTHS (default 32): authorizations the checks are spread over, round-robin; AUTHS=1 puts every
+#   check on one authorization (one row lock, so PostgreSQL commits them one at a time).
+#   CONNS (default 32), PG_URL (default jdbc:postgresql://127.0.0.1:5432/test?user=postgres),
+#   STORES (default "memory sqlite postgres").
+# Needs: java 17, wrk, curl, python3, psql for the PostgreSQL row.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+DUR="${1:-15}"
+CONNS="${CONNS:-32}"
+AUTHS="${AUTHS:-32}"
+PORT="${PORT:-18182}"
+STORES="${STORES:-memory sqlite postgres}"
+PG_URL="${PG_URL:-jdbc:postgresql://127.0.0.1:5432/test?user=postgres}"
+JAR=reference-server/target/agentauth-server.jar
+KEY="sk_$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=' | head -c 43)"
+BASE="http://127.0.0.1:$PORT"
+EXP=$(date -u -d '+300 days' +%Y-%m-%dT%H:%M:%SZ)
+command -v wrk >/dev/null || { echo "wrk is required (apt-get install wrk)" >&2; exit 2; }
+[ -f "$JAR" ] || mvn -B -q -pl reference-server -am package -DskipTests
+WORK=$(mktemp -d)
+PID=
+SCHEMA=
+cleanup() {
+  [ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
+  [ -n "$SCHEMA" ] && psql -q -h 127.0.0.1 -U postgres -d test -c "DROP SCHEMA IF EXISTS $SCHEMA CASCADE" >/dev/null 2>&1
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+start_server() { # $1 = store spec
+  : >"$WORK/log"
+  head -c 32 /dev/urandom | base64 >"$WORK/master.key"
+  java ${JAVA_OPTS:--Xms1g -Xmx1g -XX:+UseZGC} -jar "$JAR" --store "$1" --master-key-file "$WORK/master.key" \
+    --port "$PORT" --bootstrap-api-key "$KEY" >"$WORK/log" 2>&1 &
+  PID=$!
+  for _ in $(seq 1 300); do grep -q "listening on" "$WORK/log" && break; sleep 0.1; done
+  grep -q "listening on" "$WORK/log" || { cat "$WORK/log" >&2; exit 1; }
+  IDS=""
+  for _ in $(seq 1 "$AUTHS"); do
+    A=$(curl -sf -X POST "$BASE/v1/authorizations" -H "Authorization: Bearer $KEY" \
+      -d '{"user_id":"bench_user","agent_id":"bench_agent","scopes":[{"name":"email.send"}],"expires_at":"'"$EXP"'"}' |
+      python3 -c 'import json,sys; print(json.load(sys.stdin)["authorization_id"])')
+    IDS="${IDS:+$IDS,}$A"
+  done
+  export AGENTAUTH_API_KEY="$KEY" AGENTAUTH_AUTHORIZATION_ID="${IDS%%,*}" AGENTAUTH_AUTHORIZATION_IDS="$IDS"
+}
+stop_server() {
+  kill "$PID" 2>/dev/null || true
+  wait "$PID" 2>/dev/null || true
+  PID=
+}
+
+declare -A RATE P50 P99
+for store in $STORES; do
+  case "$store" in
+    memory) spec=memory ;;
+    sqlite) rm -rf "$WORK/data"; spec="sqlite:$WORK/data/agentauth.db" ;;
+    postgres)
+      SCHEMA="agentauth_bench_$$"
+      psql -q -h 127.0.0.1 -U postgres -d test -c "DROP SCHEMA IF EXISTS $SCHEMA CASCADE; CREATE SCHEMA $SCHEMA" >/dev/null
+      spec="postgres:$PG_URL&currentSchema=$SCHEMA" ;;
+    *) echo "unknown store $store" >&2; exit 2 ;;
+  esac
+  start_server "$spec"
+  echo "# $store: warm-up"
+  wrk -t1 -c"$CONNS" -d5s -s benchmarks/load/check.lua "$BASE" >/dev/null
+  echo "# $store: /v1/check saturation (${DUR}s, $CONNS connections, $AUTHS authorizations)"
+  OUT=$(wrk -t1 -c"$CONNS" -d"${DUR}s" --latency -s benchmarks/load/check.lua "$BASE" | tee /dev/stderr)
+  RATE[$store]=$(echo "$OUT" | grep -Eo 'Requests/sec: *[0-9.]+' | awk '{print $2}')
+  P50[$store]=$(echo "$OUT" | awk '$1=="50%"{print $2}')
+  P99[$store]=$(echo "$OUT" | awk '$1=="99%"{print $2}')
+  stop_server
+done
+
+echo
+echo "== results ($AUTHS authorizations, $CONNS connections, ${DUR}s each)"
+printf '%-9s %10s %9s %9s %12s\n' store "checks/s" p50 p99 "% of memory"
+for store in $STORES; do
+  pct=$(python3 -c "m='${RATE[memory]:-}'; print('%.1f' % (100*float('${RATE[$store]}')/float(m)) if m else '-')")
+  printf '%-9s %10.0f %9s %9s %12s\n' "$store" "${RATE[$store]}" "${P50[$store]}" "${P99[$store]}" "$pct"
+done
