@@ -193,7 +193,7 @@ public final class ServerMain implements Callable<Integer> {
         Path db = Path.of(spec.substring("sqlite:".length()));
         MasterKey key;
         if (masterKeyFile == null || masterKeyFile.isBlank()) {
-          Path file = db.toAbsolutePath().resolveSibling("master.key");
+          Path file = db.toAbsolutePath().normalize().resolveSibling("master.key");
           MasterKey.Loaded loaded = MasterKey.loadOrCreate(file);
           if (loaded.created()) {
             err.println(

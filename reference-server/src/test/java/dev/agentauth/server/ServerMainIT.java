@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentauth.model.AgentAuthJson;
+import dev.agentauth.server.ServerHarness.Resp;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,9 +18,12 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -28,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The shaded jar as a child process: the ready line, options and {@code AGENTAUTH_*} variables,
@@ -41,8 +46,11 @@ class ServerMainIT {
   private static final ObjectMapper MAPPER = AgentAuthJson.newObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
+  /** The children's working directory: the default store lives under it, never in the module. */
+  @TempDir Path work;
+
   /** The jar Maven's package phase built, found from the module or the project directory. */
-  private static Path jar() {
+  static Path jar() {
     Path base = Path.of(System.getProperty("basedir", System.getProperty("user.dir")));
     for (Path candidate :
         List.of(
@@ -55,20 +63,25 @@ class ServerMainIT {
     throw new AssertionError("agentauth-server.jar not found under " + base + "; run mvn package");
   }
 
-  /** A server process with its output collected line by line. */
-  private static final class Child implements AutoCloseable {
+  /**
+   * A server process started from the shaded jar in a working directory of the test's choosing (the
+   * default store lives under it), with its output collected line by line. Shared with the other
+   * child-process tests of this package.
+   */
+  static final class Child implements AutoCloseable {
     final Process process;
     final BlockingQueue<String> stdoutLines = new LinkedBlockingQueue<>();
     final StringBuffer stdout = new StringBuffer();
     final StringBuffer stderr = new StringBuffer();
+    private final List<Thread> pumps = new ArrayList<>();
 
-    Child(List<String> args, Map<String, String> env) {
+    Child(List<String> args, Map<String, String> env, Path workingDirectory) {
       List<String> command = new ArrayList<>();
       command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
       command.add("-jar");
-      command.add(jar().toString());
+      command.add(jar().toAbsolutePath().toString());
       command.addAll(args);
-      ProcessBuilder pb = new ProcessBuilder(command);
+      ProcessBuilder pb = new ProcessBuilder(command).directory(workingDirectory.toFile());
       pb.environment().keySet().removeIf(k -> k.startsWith("AGENTAUTH_"));
       pb.environment().putAll(env);
       try {
@@ -76,11 +89,11 @@ class ServerMainIT {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      pump(process.getInputStream(), stdout, stdoutLines);
-      pump(process.getErrorStream(), stderr, null);
+      pumps.add(pump(process.getInputStream(), stdout, stdoutLines));
+      pumps.add(pump(process.getErrorStream(), stderr, null));
     }
 
-    private static void pump(InputStream in, StringBuffer all, BlockingQueue<String> lines) {
+    private static Thread pump(InputStream in, StringBuffer all, BlockingQueue<String> lines) {
       Thread t =
           new Thread(
               () -> {
@@ -100,6 +113,7 @@ class ServerMainIT {
               "child-output");
       t.setDaemon(true);
       t.start();
+      return t;
     }
 
     /** Waits for the ready line and returns the base URL it names. */
@@ -113,6 +127,7 @@ class ServerMainIT {
             return m.group(1);
           }
         } else if (!process.isAlive() && stdoutLines.isEmpty()) {
+          awaitOutput();
           throw new AssertionError(
               "server exited with " + process.exitValue() + " before ready; stderr: " + stderr);
         }
@@ -126,15 +141,64 @@ class ServerMainIT {
       return awaitExit();
     }
 
+    /** Sends SIGKILL (no shutdown hooks run) and waits for the process to be gone. */
+    void kill() throws InterruptedException {
+      process.destroyForcibly();
+      assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("process killed").isTrue();
+    }
+
+    /** Waits for the process to exit and for all of its output to be collected. */
     int awaitExit() throws InterruptedException {
       assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("process exited").isTrue();
+      awaitOutput();
       return process.exitValue();
+    }
+
+    private void awaitOutput() throws InterruptedException {
+      for (Thread t : pumps) {
+        t.join(TimeUnit.SECONDS.toMillis(10));
+      }
     }
 
     @Override
     public void close() {
       process.destroyForcibly();
     }
+  }
+
+  /**
+   * One HTTP exchange with a child server; {@code body} null sends none, {@code bearer} null no
+   * Authorization header. Throws IOException when the server cannot be reached or goes away.
+   */
+  static Resp send(
+      HttpClient client,
+      String method,
+      String url,
+      String body,
+      String bearer,
+      Map<String, String> headers)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(url))
+            .timeout(Duration.ofSeconds(20))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body))
+            .header("Content-Type", "application/json");
+    if (bearer != null) {
+      b.header("Authorization", "Bearer " + bearer);
+    }
+    headers.forEach(b::header);
+    HttpResponse<String> r = client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    JsonNode parsed;
+    try {
+      parsed = r.body().isEmpty() ? null : MAPPER.readTree(r.body());
+    } catch (IOException notJson) {
+      parsed = null;
+    }
+    return new Resp(r.statusCode(), r.headers().map(), r.body(), parsed);
   }
 
   private static JsonNode call(String method, String url, String body, String key, int expected) {
@@ -173,7 +237,8 @@ class ServerMainIT {
 
   @Test
   void jarServesWithTheBootstrapKeyAndExitsZeroOnSigterm() throws Exception {
-    try (Child child = new Child(List.of("--port", "0", "--bootstrap-api-key", KEY), Map.of())) {
+    try (Child child =
+        new Child(List.of("--port", "0", "--bootstrap-api-key", KEY), Map.of(), work)) {
       String base = child.awaitReady();
 
       JsonNode auth = call("POST", base + "/v1/authorizations", authorizationJson(""), KEY, 201);
@@ -198,7 +263,7 @@ class ServerMainIT {
 
   @Test
   void withoutABootstrapKeyOneIsGeneratedAndPrintedOnce() throws Exception {
-    try (Child child = new Child(List.of("--port", "0"), Map.of())) {
+    try (Child child = new Child(List.of("--port", "0"), Map.of(), work)) {
       String base = child.awaitReady();
       Matcher m =
           Pattern.compile("workspace ws_local api key \\(shown once\\): (sk_[A-Za-z0-9_-]{43})")
@@ -224,7 +289,7 @@ class ServerMainIT {
             "AGENTAUTH_PUBLIC_URL", "https://auth.example.test/",
             "AGENTAUTH_RATE_LIMIT", "1000",
             "AGENTAUTH_STORE", "memory");
-    try (Child child = new Child(List.of("--bootstrap-plan", "free"), env)) {
+    try (Child child = new Child(List.of("--bootstrap-plan", "free"), env, work)) {
       String base = child.awaitReady();
 
       JsonNode keys = call("GET", base + "/v1/workspaces/ws_env/keys", null, null, 200);
@@ -252,42 +317,180 @@ class ServerMainIT {
   }
 
   @Test
-  void durableStoresAreNotAvailableYetAndExitWithCode2() throws Exception {
-    for (String store : List.of("sqlite:x", "postgres:jdbc:postgresql://localhost/agentauth")) {
-      try (Child child = new Child(List.of("--port", "0", "--store", store), Map.of())) {
-        assertThat(child.awaitExit()).as(store).isEqualTo(2);
-        assertThat(child.stderr.toString())
-            .contains("--store " + store)
-            .contains("not available")
-            .contains("memory");
-        assertThat(child.stdout.toString()).doesNotContain("listening");
-      }
-    }
-  }
-
-  @Test
   void invalidOptionsExitWithCode2() throws Exception {
-    try (Child plan = new Child(List.of("--port", "0", "--bootstrap-plan", "gold"), Map.of())) {
+    try (Child plan =
+        new Child(List.of("--port", "0", "--bootstrap-plan", "gold"), Map.of(), work)) {
       assertThat(plan.awaitExit()).isEqualTo(2);
       assertThat(plan.stderr.toString()).contains("--bootstrap-plan must be free or pro");
     }
     try (Child key =
-        new Child(List.of("--port", "0", "--bootstrap-api-key", "sk_short"), Map.of())) {
+        new Child(List.of("--port", "0", "--bootstrap-api-key", "sk_short"), Map.of(), work)) {
       assertThat(key.awaitExit()).isEqualTo(2);
       assertThat(key.stderr.toString()).contains("sk_").contains("43");
     }
-    try (Child port = new Child(List.of("--port", "70000"), Map.of())) {
+    try (Child port = new Child(List.of("--port", "70000"), Map.of(), work)) {
       assertThat(port.awaitExit()).isEqualTo(2);
       assertThat(port.stderr.toString()).contains("port must be 0 to 65535");
     }
     try (Child workspace =
-        new Child(List.of("--port", "0", "--bootstrap-workspace", "has space"), Map.of())) {
+        new Child(List.of("--port", "0", "--bootstrap-workspace", "has space"), Map.of(), work)) {
       assertThat(workspace.awaitExit()).isEqualTo(2);
       assertThat(workspace.stderr.toString()).contains("workspace id");
     }
-    try (Child unknown = new Child(List.of("--prot", "0"), Map.of())) {
+    try (Child unknown = new Child(List.of("--prot", "0"), Map.of(), work)) {
       assertThat(unknown.awaitExit()).isEqualTo(2);
       assertThat(unknown.stderr.toString()).contains("--prot");
+    }
+  }
+
+  // ---- storage options
+
+  /** Writes a master key file of {@code bytes} random bytes, base64-encoded. */
+  private static Path masterKeyFile(Path dir, String name, int bytes) throws IOException {
+    byte[] raw = new byte[bytes];
+    new SecureRandom().nextBytes(raw);
+    Path file = dir.resolve(name);
+    Files.writeString(file, Base64.getEncoder().encodeToString(raw) + "\n");
+    return file;
+  }
+
+  @Test
+  void theDefaultStoreIsSqliteUnderTheWorkingDirectoryWithAGeneratedOwnerOnlyMasterKey()
+      throws Exception {
+    Path data = work.resolve("agentauth-data");
+    String id;
+    try (Child child =
+        new Child(List.of("--port", "0", "--bootstrap-api-key", KEY), Map.of(), work)) {
+      String base = child.awaitReady();
+      id =
+          call("POST", base + "/v1/authorizations", authorizationJson(""), KEY, 201)
+              .path("authorization_id")
+              .asText();
+      assertThat(child.terminate()).as("exit code; stderr: %s", child.stderr).isZero();
+
+      assertThat(data.resolve("agentauth.db")).isRegularFile();
+      Path key = data.resolve("master.key");
+      assertThat(key).isRegularFile();
+      assertThat(Files.getPosixFilePermissions(key))
+          .containsExactlyInAnyOrder(
+              PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+      assertThat(child.stderr.toString())
+          .as("the generated-key warning")
+          .containsIgnoringCase("warning")
+          .contains(key.getFileName().toString());
+    }
+    try (Child again =
+        new Child(List.of("--port", "0", "--bootstrap-api-key", KEY), Map.of(), work)) {
+      String base = again.awaitReady();
+      JsonNode auth = call("GET", base + "/v1/authorizations/" + id, null, KEY, 200);
+      assertThat(auth.path("authorization_id").asText()).isEqualTo(id);
+      assertThat(again.terminate()).as("exit code; stderr: %s", again.stderr).isZero();
+      // The key exists now: nothing is generated, nothing to warn about.
+      assertThat(again.stderr.toString()).doesNotContain("master.key");
+    }
+  }
+
+  @Test
+  void postgresWithoutAMasterKeyFileExitsWithCode2() throws Exception {
+    String store = "postgres:jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+    try (Child child = new Child(List.of("--port", "0", "--store", store), Map.of(), work)) {
+      assertThat(child.awaitExit()).as("stderr: %s", child.stderr).isEqualTo(2);
+      assertThat(child.stderr.toString()).contains("--master-key-file");
+      assertThat(child.stdout.toString()).doesNotContain("listening");
+    }
+  }
+
+  @Test
+  void anUnknownStoreExitsWithCode2NamingTheAcceptedForms() throws Exception {
+    try (Child child = new Child(List.of("--port", "0", "--store", "bogus"), Map.of(), work)) {
+      assertThat(child.awaitExit()).as("stderr: %s", child.stderr).isEqualTo(2);
+      assertThat(child.stderr.toString())
+          .contains("bogus")
+          .contains("memory")
+          .contains("sqlite:")
+          .contains("postgres:");
+      assertThat(child.stdout.toString()).doesNotContain("listening");
+    }
+    assertThat(work.resolve("agentauth-data")).doesNotExist();
+  }
+
+  @Test
+  void aMasterKeyFileOfTheWrongSizeExitsWithCode2() throws Exception {
+    Path key = masterKeyFile(work, "short.key", 16);
+    try (Child child =
+        new Child(
+            List.of(
+                "--port",
+                "0",
+                "--store",
+                "sqlite:" + work.resolve("db/agentauth.db"),
+                "--master-key-file",
+                key.toString()),
+            Map.of(),
+            work)) {
+      assertThat(child.awaitExit()).as("stderr: %s", child.stderr).isEqualTo(2);
+      assertThat(child.stderr.toString()).contains("short.key").contains("32");
+      assertThat(child.stdout.toString()).doesNotContain("listening");
+    }
+  }
+
+  @Test
+  void restartingOnSqliteWithAnotherMasterKeyFails() throws Exception {
+    String store = "sqlite:" + work.resolve("db/agentauth.db");
+    Path first = masterKeyFile(work, "first.key", 32);
+    Path second = masterKeyFile(work, "second.key", 32);
+    try (Child child =
+        new Child(
+            List.of(
+                "--port",
+                "0",
+                "--store",
+                store,
+                "--master-key-file",
+                first.toString(),
+                "--bootstrap-api-key",
+                KEY),
+            Map.of(),
+            work)) {
+      String base = child.awaitReady();
+      call("POST", base + "/v1/authorizations", authorizationJson(""), KEY, 201);
+      assertThat(child.terminate()).as("exit code; stderr: %s", child.stderr).isZero();
+    }
+    try (Child child =
+        new Child(
+            List.of(
+                "--port",
+                "0",
+                "--store",
+                store,
+                "--master-key-file",
+                second.toString(),
+                "--bootstrap-api-key",
+                KEY),
+            Map.of(),
+            work)) {
+      assertThat(child.awaitExit()).as("stderr: %s", child.stderr).isNotZero();
+      assertThat(child.stderr.toString()).containsIgnoringCase("master key");
+      assertThat(child.stdout.toString()).doesNotContain("listening");
+    }
+    // The right key still opens it: the failed start changed nothing.
+    try (Child child =
+        new Child(
+            List.of(
+                "--port",
+                "0",
+                "--store",
+                store,
+                "--master-key-file",
+                first.toString(),
+                "--bootstrap-api-key",
+                KEY),
+            Map.of(),
+            work)) {
+      String base = child.awaitReady();
+      assertThat(call("GET", base + "/v1/authorizations", null, KEY, 200).path("authorizations"))
+          .hasSize(1);
+      assertThat(child.terminate()).isZero();
     }
   }
 }

@@ -6,7 +6,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.agentauth.server.store.Store;
 import dev.agentauth.server.store.StoreException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -101,10 +100,7 @@ public final class JdbcStore implements Store {
   public static JdbcStore sqlite(Path file, MasterKey masterKey) {
     Path abs = file.toAbsolutePath();
     try {
-      Path dir = abs.getParent();
-      if (dir != null) {
-        Files.createDirectories(dir);
-      }
+      MasterKey.createPrivateDirectories(abs.getParent());
     } catch (java.io.IOException e) {
       throw new StoreException("cannot create the directory of " + abs + ": " + e, e);
     }

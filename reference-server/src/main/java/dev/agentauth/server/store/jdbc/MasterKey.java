@@ -97,10 +97,7 @@ public final class MasterKey {
       RANDOM.nextBytes(raw);
       String text = Base64.getEncoder().encodeToString(raw) + "\n";
       try {
-        Path dir = file.toAbsolutePath().getParent();
-        if (dir != null) {
-          Files.createDirectories(dir);
-        }
+        createPrivateDirectories(file.toAbsolutePath().getParent());
         try {
           Files.createFile(
               file,
@@ -117,6 +114,19 @@ public final class MasterKey {
       }
     }
     return new Loaded(fromFile(file), false);
+  }
+
+  /** Creates {@code dir} and its missing parents, readable by the owner only, if absent. */
+  static void createPrivateDirectories(Path dir) throws IOException {
+    if (dir == null || Files.isDirectory(dir)) {
+      return;
+    }
+    try {
+      Files.createDirectories(
+          dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    } catch (UnsupportedOperationException e) {
+      Files.createDirectories(dir); // not a POSIX file system
+    }
   }
 
   /** A key and whether it was just generated. */
