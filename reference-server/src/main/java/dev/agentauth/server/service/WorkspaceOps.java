@@ -6,6 +6,7 @@ import dev.agentauth.model.Workspace;
 import dev.agentauth.model.WorkspaceKey;
 import dev.agentauth.model.WorkspaceKeys;
 import dev.agentauth.server.http.ApiError;
+import dev.agentauth.server.signing.SigningService;
 import dev.agentauth.server.store.ApiKeyRow;
 import dev.agentauth.server.store.SigningKeyRow;
 import dev.agentauth.server.store.Tx;
@@ -138,7 +139,8 @@ public final class WorkspaceOps {
     if (tx.workspace(workspaceId).isEmpty()) {
       throw ApiError.notFound("workspace");
     }
-    tx.lock("signing-keys/" + workspaceId); // rotations in other instances wait for this one
+    // Rotations in other instances, and signers storing signatures, wait for this one.
+    tx.lock(SigningService.keysLockName(workspaceId));
     Instant latest = ctx.now();
     List<SigningKeyRow> existing = tx.signingKeys(workspaceId);
     for (SigningKeyRow k : existing) {

@@ -191,9 +191,24 @@ public final class SigningService implements AutoCloseable {
     int won =
         store.inTransaction(
             tx -> {
+              // Holding the workspace's key lock (shared), re-read its keys: a rotation committed
+              // since they were read above may have retired a key at an instant before some
+              // receipt's issued_at, and such a receipt is signed again with the right key here.
+              Map<String, List<SigningKeyRow>> changed = new HashMap<>();
+              for (String ws : workspaces) {
+                tx.lockShared(keysLockName(ws));
+                List<SigningKeyRow> now = tx.signingKeys(ws);
+                if (!sameWindows(now, keys.get(ws))) {
+                  changed.put(ws, now);
+                }
+              }
               int n = 0;
               for (int i = 0; i < texts.length; i++) {
                 Item item = batch.get(i);
+                List<SigningKeyRow> now = changed.get(item.workspaceId());
+                if (now != null) {
+                  texts[i] = sign(now, item.workspaceId(), item.issuedAt(), item.payload());
+                }
                 if (tx.markSigned(item.workspaceId(), item.receiptId(), texts[i])) {
                   stored[i] = texts[i];
                   n++;
@@ -241,7 +256,13 @@ public final class SigningService implements AutoCloseable {
                   List<String[]> out = new ArrayList<>();
                   Map<String, List<SigningKeyRow>> keys = new HashMap<>();
                   for (ReceiptRow r : tx.claimPending(cutoff, BATCH)) {
-                    List<SigningKeyRow> ks = keys.computeIfAbsent(r.workspaceId(), tx::signingKeys);
+                    List<SigningKeyRow> ks =
+                        keys.computeIfAbsent(
+                            r.workspaceId(),
+                            ws -> {
+                              tx.lockShared(keysLockName(ws));
+                              return tx.signingKeys(ws);
+                            });
                     String text = sign(ks, r.workspaceId(), r.issuedAt(), r.payloadJson());
                     if (tx.markSigned(r.workspaceId(), r.receiptId(), text)) {
                       out.add(new String[] {r.receiptId(), text});
@@ -272,6 +293,31 @@ public final class SigningService implements AutoCloseable {
     sb.append(",\"signature\":{\"alg\":\"Ed25519\",\"key_id\":\"").append(keyId);
     sb.append("\",\"value\":\"").append(value).append("\"}}");
     return sb.toString();
+  }
+
+  /**
+   * The name of the lock a key rotation takes exclusively and a signer takes shared while it stores
+   * signatures, so a signature is never stored with a key a concurrent rotation retired.
+   */
+  public static String keysLockName(String workspaceId) {
+    return "signing-keys/" + workspaceId;
+  }
+
+  /** Whether two key lists have the same keys with the same validity windows. */
+  private static boolean sameWindows(List<SigningKeyRow> a, List<SigningKeyRow> b) {
+    if (b == null || a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      SigningKeyRow x = a.get(i);
+      SigningKeyRow y = b.get(i);
+      if (!x.keyId().equals(y.keyId())
+          || !x.activeFrom().equals(y.activeFrom())
+          || !java.util.Objects.equals(x.activeUntil(), y.activeUntil())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Signs one payload with the workspace key valid at {@code issuedAt} (the newest such). */

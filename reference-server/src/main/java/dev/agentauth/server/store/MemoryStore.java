@@ -161,6 +161,11 @@ public final class MemoryStore implements Store {
     }
 
     @Override
+    public void lockShared(String name) {
+      // Every memory transaction holds the store lock.
+    }
+
+    @Override
     public Optional<ApiKeyRow> apiKey(String keyHash) {
       return Optional.ofNullable(apiKeys.get(keyHash));
     }

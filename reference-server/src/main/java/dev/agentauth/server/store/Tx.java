@@ -26,6 +26,12 @@ public interface Tx {
    */
   void lock(String name);
 
+  /**
+   * Takes a shared lock on {@code name} held until this transaction ends: shared holders do not
+   * wait for each other, but wait for (and hold off) a {@link #lock} of the same name.
+   */
+  void lockShared(String name);
+
   Optional<ApiKeyRow> apiKey(String keyHash);
 
   void insertApiKey(ApiKeyRow row);

@@ -526,6 +526,7 @@ public final class JdbcStore implements Store {
       cfg.setJdbcUrl(jdbcUrl);
       cfg.setPoolName("agentauth-postgres");
       cfg.setMaximumPoolSize(POOL);
+      cfg.setMinimumIdle(2);
       cfg.setAutoCommit(false);
       cfg.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
       cfg.setConnectionTimeout(TimeUnit.SECONDS.toMillis(10));

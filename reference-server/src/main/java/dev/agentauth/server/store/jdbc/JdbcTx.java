@@ -243,6 +243,14 @@ final class JdbcTx implements Tx {
     query("SELECT pg_advisory_xact_lock(?)", rs -> null, lockId(name));
   }
 
+  @Override
+  public void lockShared(String name) {
+    if (dialect != Dialect.POSTGRES) {
+      return;
+    }
+    query("SELECT pg_advisory_xact_lock_shared(?)", rs -> null, lockId(name));
+  }
+
   /** A 64-bit lock id derived from the name (SHA-256, first 8 bytes). */
   private static long lockId(String name) {
     try {
