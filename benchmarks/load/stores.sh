@@ -6,13 +6,14 @@
 # Usage: benchmarks/load/stores.sh [duration_seconds]
 #   AUTHS (default 32): authorizations the checks are spread over, round-robin; AUTHS=1 puts every
 #   check on one authorization (one row lock, so PostgreSQL commits them one at a time).
-#   CONNS (default 32), PG_URL (default jdbc:postgresql://127.0.0.1:5432/test?user=postgres),
+#   WARMUP (default 20 s: the JIT keeps compiling for a while on a small machine), CONNS (default 32), PG_URL (default jdbc:postgresql://127.0.0.1:5432/test?user=postgres),
 #   STORES (default "memory sqlite postgres").
 # Needs: java 17, wrk, curl, python3, psql for the PostgreSQL row.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DUR="${1:-15}"
 CONNS="${CONNS:-32}"
+WARMUP="${WARMUP:-20}"
 AUTHS="${AUTHS:-32}"
 PORT="${PORT:-18182}"
 STORES="${STORES:-memory sqlite postgres}"
@@ -68,8 +69,8 @@ for store in $STORES; do
     *) echo "unknown store $store" >&2; exit 2 ;;
   esac
   start_server "$spec"
-  echo "# $store: warm-up"
-  wrk -t1 -c"$CONNS" -d5s -s benchmarks/load/check.lua "$BASE" >/dev/null
+  echo "# $store: warm-up (${WARMUP}s)"
+  wrk -t1 -c"$CONNS" -d"${WARMUP}s" -s benchmarks/load/check.lua "$BASE" >/dev/null
   echo "# $store: /v1/check saturation (${DUR}s, $CONNS connections, $AUTHS authorizations)"
   OUT=$(wrk -t1 -c"$CONNS" -d"${DUR}s" --latency -s benchmarks/load/check.lua "$BASE" | tee /dev/stderr)
   RATE[$store]=$(echo "$OUT" | grep -Eo 'Requests/sec: *[0-9.]+' | awk '{print $2}')

@@ -490,18 +490,20 @@ public final class Api {
                     }
                   }
                   Outcome o = op.apply(tx);
-                  byte[] bytes = bytes(o.body().apply(receipts::pending));
-                  if (key != null) {
-                    tx.insertIdempotency(
-                        new IdempotencyRow(
-                            caller.apiKeyHash(),
-                            key,
-                            requestHash,
-                            o.status(),
-                            JSON,
-                            bytes,
-                            ctx.now()));
+                  if (key == null) {
+                    // Rendered after the commit: the transaction holds locks (or the writer).
+                    return new Rendered(o.status(), null, false, o);
                   }
+                  byte[] bytes = bytes(o.body().apply(receipts::pending));
+                  tx.insertIdempotency(
+                      new IdempotencyRow(
+                          caller.apiKeyHash(),
+                          key,
+                          requestHash,
+                          o.status(),
+                          JSON,
+                          bytes,
+                          ctx.now()));
                   return new Rendered(o.status(), bytes, false, o);
                 });
     if (rendered.replayed()) {
@@ -518,7 +520,8 @@ public final class Api {
       }
     }
     ctx.signer().submit(o.receipts());
-    byte[] body = rendered.body();
+    byte[] body =
+        rendered.body() != null ? rendered.body() : bytes(o.body().apply(receipts::pending));
     if (wait && !o.receipts().isEmpty()) {
       Map<String, String> signed = awaitSigned(o.receipts(), waits);
       body = bytes(o.body().apply(row -> signedOrPending(row, signed)));

@@ -3,6 +3,7 @@ package dev.agentauth.server.signing;
 import dev.agentauth.server.store.ReceiptRow;
 import dev.agentauth.server.store.SigningKeyRow;
 import dev.agentauth.server.store.Store;
+import dev.agentauth.server.store.Tx;
 import dev.agentauth.verifier.signing.ReceiptSigner;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -49,6 +50,10 @@ public final class SigningService implements AutoCloseable {
   private final LinkedBlockingQueue<Item> queue = new LinkedBlockingQueue<>();
   private final Map<String, CompletableFuture<String>> waiters = new ConcurrentHashMap<>();
   private final Map<String, ReceiptSigner> signers = new ConcurrentHashMap<>();
+
+  /** Each workspace's keys as last read inside a signing transaction. */
+  private final Map<String, List<SigningKeyRow>> lastKeys = new ConcurrentHashMap<>();
+
   private final AtomicLong signedTotal = new AtomicLong();
 
   private final List<Thread> workers = new ArrayList<>();
@@ -171,14 +176,13 @@ public final class SigningService implements AutoCloseable {
     long start = System.nanoTime();
     Set<String> workspaces = new HashSet<>();
     batch.forEach(item -> workspaces.add(item.workspaceId()));
-    // Key rows are read for every batch, so a rotation by any instance sharing the store is seen.
-    Map<String, List<SigningKeyRow>> keys =
-        store.read(
-            tx -> {
-              Map<String, List<SigningKeyRow>> m = new HashMap<>();
-              workspaces.forEach(ws -> m.put(ws, tx.signingKeys(ws)));
-              return m;
-            });
+    // Sign with the keys last seen; the transaction below re-reads them and re-signs any receipt
+    // a rotation (by any instance sharing the store) has changed the key for.
+    Map<String, List<SigningKeyRow>> keys = new HashMap<>();
+    for (String ws : workspaces) {
+      List<SigningKeyRow> known = lastKeys.get(ws);
+      keys.put(ws, known != null ? known : store.read(tx -> tx.signingKeys(ws)));
+    }
     String[] texts = new String[batch.size()];
     for (int i = 0; i < texts.length; i++) {
       Item item = batch.get(i);
@@ -201,18 +205,25 @@ public final class SigningService implements AutoCloseable {
                 if (!sameWindows(now, keys.get(ws))) {
                   changed.put(ws, now);
                 }
+                lastKeys.put(ws, now);
               }
-              int n = 0;
+              List<Tx.Signed> signed = new ArrayList<>(texts.length);
               for (int i = 0; i < texts.length; i++) {
                 Item item = batch.get(i);
                 List<SigningKeyRow> now = changed.get(item.workspaceId());
                 if (now != null) {
                   texts[i] = sign(now, item.workspaceId(), item.issuedAt(), item.payload());
                 }
-                if (tx.markSigned(item.workspaceId(), item.receiptId(), texts[i])) {
+                signed.add(new Tx.Signed(item.workspaceId(), item.receiptId(), texts[i]));
+              }
+              boolean[] ours = tx.markSignedAll(signed);
+              int n = 0;
+              for (int i = 0; i < texts.length; i++) {
+                if (ours[i]) {
                   stored[i] = texts[i];
                   n++;
                 } else {
+                  Item item = batch.get(i);
                   stored[i] =
                       tx.receipt(item.workspaceId(), item.receiptId())
                           .map(ReceiptRow::signedJson)

@@ -149,6 +149,22 @@ public interface Tx {
    */
   boolean markSigned(String workspaceId, String receiptId, String signedJson);
 
+  /** A receipt's signed form, for {@link #markSignedAll}. */
+  record Signed(String workspaceId, String receiptId, String signedJson) {}
+
+  /**
+   * {@link #markSigned} for several receipts, in one round trip where the store can; element {@code
+   * i} of the result tells whether this call stored {@code receipts.get(i)}.
+   */
+  default boolean[] markSignedAll(List<Signed> receipts) {
+    boolean[] stored = new boolean[receipts.size()];
+    for (int i = 0; i < stored.length; i++) {
+      Signed s = receipts.get(i);
+      stored[i] = markSigned(s.workspaceId(), s.receiptId(), s.signedJson());
+    }
+    return stored;
+  }
+
   // Idempotency records.
   Optional<IdempotencyRow> idempotency(String apiKeyHash, String idempotencyKey);
 

@@ -2021,6 +2021,39 @@ public abstract class StoreConformance {
   }
 
   @Test
+  void markSignedAllStoresEachPendingReceiptOnceAndReportsWhichItStored() {
+    ReceiptRow r1 = pendingReceipt(WS_A, ulid(1), at(0));
+    ReceiptRow r2 = signed(pendingReceipt(WS_A, ulid(2), at(0)), "{\"original\":2}");
+    ReceiptRow r3 = pendingReceipt(WS_B, ulid(3), at(0));
+    write(
+        tx -> {
+          tx.insertReceipt(r1);
+          tx.insertReceipt(r2);
+          tx.insertReceipt(r3);
+        });
+    List<Tx.Signed> batch =
+        List.of(
+            new Tx.Signed(WS_A, ulid(1), signedJson(r1, "b25l")),
+            new Tx.Signed(WS_A, ulid(2), signedJson(r2, "dHdv")),
+            new Tx.Signed(WS_A, ulid(3), signedJson(r3, "d3Jvbmc")), // wrong workspace
+            new Tx.Signed(WS_B, ulid(3), signedJson(r3, "dGhyZWU")),
+            new Tx.Signed(WS_A, ulid(9), signedJson(r1, "bm9uZQ")));
+    assertThat(store.inTransaction((Tx tx) -> tx.markSignedAll(batch)))
+        .containsExactly(true, false, false, true, false);
+    assertThat(store.inTransaction((Tx tx) -> tx.markSignedAll(batch)))
+        .containsExactly(false, false, false, false, false);
+    assertThat(store.inTransaction((Tx tx) -> tx.markSignedAll(List.of()))).isEmpty();
+    read(
+        tx -> {
+          assertThat(tx.receipt(WS_A, ulid(1))).contains(signed(r1, signedJson(r1, "b25l")));
+          assertThat(tx.receipt(WS_A, ulid(2))).contains(r2);
+          assertThat(tx.receipt(WS_B, ulid(3))).contains(signed(r3, signedJson(r3, "dGhyZWU")));
+          assertThat(tx.pendingReceipts(null, 10)).isEmpty();
+          return null;
+        });
+  }
+
+  @Test
   void markSignedStoresOnceThenReturnsFalseAndKeepsTheFirstSignature() {
     ReceiptRow r = pendingReceipt(WS_A, ulid(1), at(0));
     ReceiptRow signedAtInsert = signed(pendingReceipt(WS_A, ulid(2), at(0)), "{\"original\":1}");

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -60,6 +59,7 @@ public final class JdbcStore implements Store {
   private final Dialect dialect;
   private final MasterKey masterKey;
   private final ObjectMapper json = new ObjectMapper();
+  private final Map<String, Object> decodedJson = new java.util.concurrent.ConcurrentHashMap<>();
   private final Engine engine;
   private final String description;
 
@@ -161,7 +161,7 @@ public final class JdbcStore implements Store {
   }
 
   private JdbcTx tx(JdbcTx.Statements statements) {
-    return new JdbcTx(statements, dialect, masterKey, json);
+    return new JdbcTx(statements, dialect, masterKey, json, decodedJson);
   }
 
   @Override
@@ -194,12 +194,10 @@ public final class JdbcStore implements Store {
   /** A connection with its prepared statements kept for reuse. */
   private static final class CachedConnection implements JdbcTx.Statements {
     final Connection connection;
-    final Statement plain;
     private final Map<String, PreparedStatement> cache = new HashMap<>();
 
     CachedConnection(Connection connection) throws SQLException {
       this.connection = connection;
-      this.plain = connection.createStatement();
     }
 
     @Override
@@ -213,7 +211,7 @@ public final class JdbcStore implements Store {
     }
 
     void exec(String sql) throws SQLException {
-      plain.execute(sql);
+      prepare(sql).execute();
     }
 
     void closeQuietly() {

@@ -26,12 +26,15 @@ import java.security.NoSuchAlgorithmException;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -45,7 +48,7 @@ final class JdbcTx implements Tx {
     PreparedStatement prepare(String sql) throws SQLException;
   }
 
-  /** Maps one result row. */
+  /** Maps one result row, reading columns by position (in the order the SELECT lists them). */
   @FunctionalInterface
   private interface RowMapper<T> {
     T map(ResultSet rs) throws SQLException;
@@ -81,12 +84,20 @@ final class JdbcTx implements Tx {
   private final Dialect dialect;
   private final MasterKey masterKey;
   private final ObjectMapper json;
+  private final Map<String, Object> decoded;
+  private static final int DECODED_MAX = 10_000;
 
-  JdbcTx(Statements statements, Dialect dialect, MasterKey masterKey, ObjectMapper json) {
+  JdbcTx(
+      Statements statements,
+      Dialect dialect,
+      MasterKey masterKey,
+      ObjectMapper json,
+      Map<String, Object> decoded) {
     this.statements = statements;
     this.dialect = dialect;
     this.masterKey = masterKey;
     this.json = json;
+    this.decoded = decoded;
   }
 
   // ---- plumbing
@@ -166,12 +177,12 @@ final class JdbcTx implements Tx {
         "SQL failed (" + e.getSQLState() + "): " + e.getMessage() + " in: " + first, e);
   }
 
-  private static Instant instant(ResultSet rs, String column) throws SQLException {
+  private static Instant instant(ResultSet rs, int column) throws SQLException {
     long v = rs.getLong(column);
     return rs.wasNull() ? null : Instant.ofEpochMilli(v);
   }
 
-  private static Long longOrNull(ResultSet rs, String column) throws SQLException {
+  private static Long longOrNull(ResultSet rs, int column) throws SQLException {
     long v = rs.getLong(column);
     return rs.wasNull() ? null : v;
   }
@@ -184,9 +195,24 @@ final class JdbcTx implements Tx {
     }
   }
 
+  /**
+   * Decodes a JSON list or map column. Decoded values are shared through {@code decoded} (the rows
+   * copy them into immutable collections), since the same scopes recur on every check.
+   */
   private <T> T fromJson(String text, TypeReference<T> type) {
+    String key = type.getType().getTypeName() + '\u0000' + text;
+    @SuppressWarnings("unchecked")
+    T cached = (T) decoded.get(key);
+    if (cached != null) {
+      return cached;
+    }
     try {
-      return json.readValue(text, type);
+      T value = json.readValue(text, type);
+      if (decoded.size() >= DECODED_MAX) {
+        decoded.clear();
+      }
+      decoded.put(key, value);
+      return value;
     } catch (JsonProcessingException e) {
       throw new StoreException("a stored JSON column is corrupt", e);
     }
@@ -218,9 +244,7 @@ final class JdbcTx implements Tx {
   public Optional<WorkspaceRow> workspace(String workspaceId) {
     return one(
         "SELECT workspace_id, plan, created_at FROM workspaces WHERE workspace_id = ?",
-        rs ->
-            new WorkspaceRow(
-                rs.getString("workspace_id"), rs.getString("plan"), instant(rs, "created_at")),
+        rs -> new WorkspaceRow(rs.getString(1), rs.getString(2), instant(rs, 3)),
         workspaceId);
   }
 
@@ -269,9 +293,7 @@ final class JdbcTx implements Tx {
   public Optional<ApiKeyRow> apiKey(String keyHash) {
     return one(
         "SELECT key_hash, workspace_id, created_at FROM api_keys WHERE key_hash = ?",
-        rs ->
-            new ApiKeyRow(
-                rs.getString("key_hash"), rs.getString("workspace_id"), instant(rs, "created_at")),
+        rs -> new ApiKeyRow(rs.getString(1), rs.getString(2), instant(rs, 3)),
         keyHash);
   }
 
@@ -294,15 +316,15 @@ final class JdbcTx implements Tx {
         "SELECT workspace_id, key_id, private_seed_sealed, public_key, active_from, active_until"
             + " FROM signing_keys WHERE workspace_id = ? ORDER BY active_from, key_id",
         rs -> {
-          String ws = rs.getString("workspace_id");
-          String keyId = rs.getString("key_id");
+          String ws = rs.getString(1);
+          String keyId = rs.getString(2);
           return new SigningKeyRow(
               ws,
               keyId,
-              masterKey.open(rs.getBytes("private_seed_sealed"), seedAad(ws, keyId)),
-              rs.getBytes("public_key"),
-              instant(rs, "active_from"),
-              instant(rs, "active_until"));
+              masterKey.open(rs.getBytes(3), seedAad(ws, keyId)),
+              rs.getBytes(4),
+              instant(rs, 5),
+              instant(rs, 6));
         },
         workspaceId);
   }
@@ -335,21 +357,21 @@ final class JdbcTx implements Tx {
 
   private AuthorizationRow authorizationRow(ResultSet rs) throws SQLException {
     return new AuthorizationRow(
-        rs.getString("workspace_id"),
-        rs.getString("authorization_id"),
-        rs.getString("user_id"),
-        rs.getString("agent_id"),
-        rs.getString("bundle_id"),
-        fromJson(rs.getString("scopes"), SCOPES),
-        fromJson(rs.getString("requires_confirm_for"), STRINGS),
-        fromJson(rs.getString("requires_escalation_for"), STRINGS),
-        fromJson(rs.getString("escalation_targets"), TARGETS),
-        instant(rs, "expires_at"),
-        longOrNull(rs, "budget_limit_micros"),
-        rs.getLong("budget_spent_micros"),
-        instant(rs, "created_at"),
-        instant(rs, "revoked_at"),
-        objectOrNull(rs.getString("metadata")));
+        rs.getString(1),
+        rs.getString(2),
+        rs.getString(3),
+        rs.getString(4),
+        rs.getString(5),
+        fromJson(rs.getString(6), SCOPES),
+        fromJson(rs.getString(7), STRINGS),
+        fromJson(rs.getString(8), STRINGS),
+        fromJson(rs.getString(9), TARGETS),
+        instant(rs, 10),
+        longOrNull(rs, 11),
+        rs.getLong(12),
+        instant(rs, 13),
+        instant(rs, 14),
+        objectOrNull(rs.getString(15)));
   }
 
   @Override
@@ -492,17 +514,17 @@ final class JdbcTx implements Tx {
   // ---- confirmations
 
   private static NonceRow nonceRow(ResultSet rs) throws SQLException {
-    boolean approved = rs.getBoolean("approved");
+    boolean approved = rs.getBoolean(9);
     Boolean approvedOrNull = rs.wasNull() ? null : approved;
     return new NonceRow(
-        rs.getString("workspace_id"),
-        rs.getString("nonce"),
-        rs.getString("authorization_id"),
-        rs.getString("scope"),
-        rs.getString("resource"),
-        instant(rs, "created_at"),
-        instant(rs, "expires_at"),
-        instant(rs, "consumed_at"),
+        rs.getString(1),
+        rs.getString(2),
+        rs.getString(3),
+        rs.getString(4),
+        rs.getString(5),
+        instant(rs, 6),
+        instant(rs, 7),
+        instant(rs, 8),
         approvedOrNull);
   }
 
@@ -563,14 +585,14 @@ final class JdbcTx implements Tx {
 
   private static GrantRow grantRow(ResultSet rs) throws SQLException {
     return new GrantRow(
-        rs.getString("workspace_id"),
-        rs.getString("grant_id"),
-        rs.getString("authorization_id"),
-        rs.getString("scope"),
-        rs.getString("resource"),
-        rs.getString("nonce"),
-        instant(rs, "created_at"),
-        instant(rs, "expires_at"));
+        rs.getString(1),
+        rs.getString(2),
+        rs.getString(3),
+        rs.getString(4),
+        rs.getString(5),
+        rs.getString(6),
+        instant(rs, 7),
+        instant(rs, 8));
   }
 
   @Override
@@ -612,20 +634,20 @@ final class JdbcTx implements Tx {
 
   private static EscalationRow escalationRow(ResultSet rs) throws SQLException {
     return new EscalationRow(
-        rs.getString("workspace_id"),
-        rs.getString("escalation_id"),
-        rs.getString("authorization_id"),
-        rs.getString("scope"),
-        rs.getString("resource"),
-        rs.getString("status"),
-        rs.getString("escalation_to"),
-        instant(rs, "created_at"),
-        instant(rs, "expires_at"),
-        rs.getString("resolved_by"),
-        instant(rs, "resolved_at"),
-        rs.getString("note"),
-        instant(rs, "approval_expires_at"),
-        instant(rs, "approval_consumed_at"));
+        rs.getString(1),
+        rs.getString(2),
+        rs.getString(3),
+        rs.getString(4),
+        rs.getString(5),
+        rs.getString(6),
+        rs.getString(7),
+        instant(rs, 8),
+        instant(rs, 9),
+        rs.getString(10),
+        instant(rs, 11),
+        rs.getString(12),
+        instant(rs, 13),
+        instant(rs, 14));
   }
 
   @Override
@@ -727,18 +749,18 @@ final class JdbcTx implements Tx {
 
   private BundleRow bundleRow(ResultSet rs) throws SQLException {
     return new BundleRow(
-        rs.getString("workspace_id"),
-        rs.getString("bundle_id"),
-        rs.getString("agent_id"),
-        fromJson(rs.getString("scopes"), SCOPES),
-        fromJson(rs.getString("requires_confirm_for"), STRINGS),
-        fromJson(rs.getString("requires_escalation_for"), STRINGS),
-        fromJson(rs.getString("escalation_targets"), TARGETS),
-        longOrNull(rs, "default_expiry_days"),
-        rs.getString("description"),
-        instant(rs, "created_at"),
-        instant(rs, "updated_at"),
-        instant(rs, "deleted_at"));
+        rs.getString(1),
+        rs.getString(2),
+        rs.getString(3),
+        fromJson(rs.getString(4), SCOPES),
+        fromJson(rs.getString(5), STRINGS),
+        fromJson(rs.getString(6), STRINGS),
+        fromJson(rs.getString(7), TARGETS),
+        longOrNull(rs, 8),
+        rs.getString(9),
+        instant(rs, 10),
+        instant(rs, 11),
+        instant(rs, 12));
   }
 
   @Override
@@ -791,11 +813,7 @@ final class JdbcTx implements Tx {
   // ---- tombstones
 
   private static TombstoneRow tombstoneRow(ResultSet rs) throws SQLException {
-    return new TombstoneRow(
-        rs.getString("workspace_id"),
-        rs.getString("resource"),
-        rs.getString("reason"),
-        instant(rs, "created_at"));
+    return new TombstoneRow(rs.getString(1), rs.getString(2), rs.getString(3), instant(rs, 4));
   }
 
   @Override
@@ -835,18 +853,18 @@ final class JdbcTx implements Tx {
 
   private static ReceiptRow receiptRow(ResultSet rs) throws SQLException {
     return new ReceiptRow(
-        rs.getString("workspace_id"),
-        rs.getString("receipt_id"),
-        rs.getString("authorization_id"),
-        rs.getString("user_id"),
-        rs.getString("resource"),
-        rs.getString("session_id"),
-        rs.getString("scope"),
-        rs.getString("event"),
-        rs.getString("decision"),
-        instant(rs, "issued_at"),
-        rs.getString("payload_json"),
-        rs.getString("signed_json"));
+        rs.getString(1),
+        rs.getString(2),
+        rs.getString(3),
+        rs.getString(4),
+        rs.getString(5),
+        rs.getString(6),
+        rs.getString(7),
+        rs.getString(8),
+        rs.getString(9),
+        instant(rs, 10),
+        rs.getString(11),
+        rs.getString(12));
   }
 
   @Override
@@ -949,15 +967,43 @@ final class JdbcTx implements Tx {
         limit);
   }
 
+  private static final String MARK_SIGNED =
+      "UPDATE receipts SET signed_json = ?"
+          + " WHERE workspace_id = ? AND receipt_id = ? AND signed_json IS NULL";
+
   @Override
   public boolean markSigned(String workspaceId, String receiptId, String signedJson) {
-    return update(
-            "UPDATE receipts SET signed_json = ?"
-                + " WHERE workspace_id = ? AND receipt_id = ? AND signed_json IS NULL",
-            java.util.Objects.requireNonNull(signedJson),
-            workspaceId,
-            receiptId)
-        == 1;
+    return update(MARK_SIGNED, Objects.requireNonNull(signedJson), workspaceId, receiptId) == 1;
+  }
+
+  @Override
+  public boolean[] markSignedAll(List<Signed> receipts) {
+    boolean[] stored = new boolean[receipts.size()];
+    if (receipts.isEmpty()) {
+      return stored;
+    }
+    try {
+      PreparedStatement ps = statements.prepare(MARK_SIGNED);
+      for (Signed r : receipts) {
+        ps.setString(1, Objects.requireNonNull(r.signedJson()));
+        ps.setString(2, r.workspaceId());
+        ps.setString(3, r.receiptId());
+        ps.addBatch();
+      }
+      int[] counts = ps.executeBatch();
+      for (int i = 0; i < stored.length; i++) {
+        Signed r = receipts.get(i);
+        stored[i] =
+            counts[i] == Statement.SUCCESS_NO_INFO
+                ? receipt(r.workspaceId(), r.receiptId())
+                    .map(row -> r.signedJson().equals(row.signedJson()))
+                    .orElse(false)
+                : counts[i] == 1;
+      }
+      return stored;
+    } catch (SQLException e) {
+      throw failure(MARK_SIGNED, e);
+    }
   }
 
   // ---- idempotency
@@ -969,13 +1015,13 @@ final class JdbcTx implements Tx {
             + " created_at FROM idempotency WHERE api_key_hash = ? AND idempotency_key = ?",
         rs ->
             new IdempotencyRow(
-                rs.getString("api_key_hash"),
-                rs.getString("idempotency_key"),
-                rs.getString("request_hash"),
-                rs.getInt("status"),
-                rs.getString("content_type"),
-                rs.getBytes("body"),
-                instant(rs, "created_at")),
+                rs.getString(1),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getInt(4),
+                rs.getString(5),
+                rs.getBytes(6),
+                instant(rs, 7)),
         apiKeyHash,
         idempotencyKey);
   }
