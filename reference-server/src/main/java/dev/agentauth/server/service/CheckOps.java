@@ -75,7 +75,8 @@ public final class CheckOps {
   /** Decides {@code in} for the caller's workspace. */
   public Outcome check(Tx tx, Caller caller, CheckInput in) {
     String ws = caller.workspaceId();
-    AuthorizationRow auth = tx.authorizationForUpdate(ws, in.authorizationId()).orElse(null);
+    Tx.CheckTarget target = tx.authorizationForCheck(ws, in.authorizationId(), in.resource());
+    AuthorizationRow auth = target.authorization().orElse(null);
     if (auth != null && auth.budgetLimitMicros() != null) {
       Validation v = new Validation();
       if (in.scopes().size() > 1) {
@@ -87,7 +88,7 @@ public final class CheckOps {
       v.throwIfInvalid();
     }
     Instant now = ctx.now();
-    CheckSnapshot snap = snapshot(tx, ws, auth, in, now);
+    CheckSnapshot snap = snapshot(tx, ws, auth, target.resourceTombstoned(), in, now);
     CheckOutcome outcome = ctx.engine().evaluate(ws, snap, in, now);
     apply(tx, auth, outcome.changes());
 
@@ -114,11 +115,10 @@ public final class CheckOps {
   }
 
   private static CheckSnapshot snapshot(
-      Tx tx, String ws, AuthorizationRow auth, CheckInput in, Instant now) {
+      Tx tx, String ws, AuthorizationRow auth, boolean tombstoned, CheckInput in, Instant now) {
     if (auth == null) {
       return new CheckSnapshot(null, false, Map.of());
     }
-    boolean tombstoned = in.resource() != null && tx.tombstone(ws, in.resource()).isPresent();
     LocalDate day = DecisionEngine.utcDay(now);
     Map<String, ScopeState> states = new HashMap<>();
     for (String scope : in.scopes()) {

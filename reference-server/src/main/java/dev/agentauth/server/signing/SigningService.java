@@ -154,6 +154,7 @@ public final class SigningService implements AutoCloseable {
         }
         batch.add(first);
         queue.drainTo(batch, BATCH - 1);
+        gather(batch);
         signBatch(batch);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -169,6 +170,27 @@ public final class SigningService implements AutoCloseable {
       } finally {
         batch.clear();
       }
+    }
+  }
+
+  /**
+   * Waits up to the store's {@link Store#batchLinger()} for more receipts to join a small batch: on
+   * a database across the network each batch costs a few round trips, whatever its size.
+   */
+  private void gather(List<Item> batch) throws InterruptedException {
+    long linger = store.batchLinger().toNanos();
+    if (linger <= 0) {
+      return;
+    }
+    long deadline = System.nanoTime() + linger;
+    while (batch.size() < BATCH) {
+      long left = deadline - System.nanoTime();
+      Item next = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : null;
+      if (next == null) {
+        return;
+      }
+      batch.add(next);
+      queue.drainTo(batch, BATCH - batch.size());
     }
   }
 

@@ -33,6 +33,15 @@ public interface Store extends AutoCloseable {
     return inTransaction(work);
   }
 
+  /**
+   * How long background writers (the receipt signer) may wait to gather more work into one
+   * transaction. Zero for stores where a transaction costs little beyond its statements; a few
+   * milliseconds for a database across the network, where each transaction costs round trips.
+   */
+  default java.time.Duration batchLinger() {
+    return java.time.Duration.ZERO;
+  }
+
   /** Whether the store can serve requests now (for {@code /readyz}). */
   boolean isReachable();
 

@@ -49,6 +49,22 @@ public interface Tx {
   /** Like {@link #authorization} but locks the row until the transaction ends. */
   Optional<AuthorizationRow> authorizationForUpdate(String workspaceId, String authorizationId);
 
+  /** An authorization locked for a check, and whether the checked resource is tombstoned. */
+  record CheckTarget(Optional<AuthorizationRow> authorization, boolean resourceTombstoned) {}
+
+  /**
+   * {@link #authorizationForUpdate} together with whether {@code resource} (null for none) is
+   * tombstoned in the workspace — one statement where the store can, since every check asks both.
+   * {@code resourceTombstoned} is false when the authorization does not exist.
+   */
+  default CheckTarget authorizationForCheck(
+      String workspaceId, String authorizationId, String resource) {
+    Optional<AuthorizationRow> row = authorizationForUpdate(workspaceId, authorizationId);
+    boolean tombstoned =
+        row.isPresent() && resource != null && tombstone(workspaceId, resource).isPresent();
+    return new CheckTarget(row, tombstoned);
+  }
+
   void insertAuthorization(AuthorizationRow row);
 
   /** Updates the mutable columns ({@code budget_spent_micros}, {@code revoked_at}). */

@@ -2021,6 +2021,35 @@ public abstract class StoreConformance {
   }
 
   @Test
+  void authorizationForCheckLocksTheAuthorizationAndTellsWhetherTheResourceIsTombstoned() {
+    AuthorizationRow a = fullAuthorization(WS_A, authId(1));
+    write(
+        tx -> {
+          tx.insertAuthorization(a);
+          tx.insertAuthorization(fullAuthorization(WS_B, authId(2)));
+          tx.insertTombstone(new TombstoneRow(WS_A, "doc:gone", "legal hold", T0));
+          tx.insertTombstone(new TombstoneRow(WS_B, "doc:b-only", null, T0));
+        });
+    store.inTransaction(
+        (Tx tx) -> {
+          assertThat(tx.authorizationForCheck(WS_A, authId(1), "doc:gone"))
+              .isEqualTo(new Tx.CheckTarget(java.util.Optional.of(a), true));
+          assertThat(tx.authorizationForCheck(WS_A, authId(1), "doc:kept"))
+              .isEqualTo(new Tx.CheckTarget(java.util.Optional.of(a), false));
+          assertThat(tx.authorizationForCheck(WS_A, authId(1), null))
+              .isEqualTo(new Tx.CheckTarget(java.util.Optional.of(a), false));
+          // Another workspace's tombstone does not count; another workspace's row is invisible.
+          assertThat(tx.authorizationForCheck(WS_A, authId(1), "doc:b-only").resourceTombstoned())
+              .isFalse();
+          assertThat(tx.authorizationForCheck(WS_A, authId(2), "doc:gone"))
+              .isEqualTo(new Tx.CheckTarget(java.util.Optional.empty(), false));
+          assertThat(tx.authorizationForCheck(WS_A, authId(9), null))
+              .isEqualTo(new Tx.CheckTarget(java.util.Optional.empty(), false));
+          return null;
+        });
+  }
+
+  @Test
   void markSignedAllStoresEachPendingReceiptOnceAndReportsWhichItStored() {
     ReceiptRow r1 = pendingReceipt(WS_A, ulid(1), at(0));
     ReceiptRow r2 = signed(pendingReceipt(WS_A, ulid(2), at(0)), "{\"original\":2}");

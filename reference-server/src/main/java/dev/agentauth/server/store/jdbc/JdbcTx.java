@@ -399,6 +399,27 @@ final class JdbcTx implements Tx {
   }
 
   @Override
+  public CheckTarget authorizationForCheck(
+      String workspaceId, String authorizationId, String resource) {
+    int tombstonedColumn = AUTHORIZATION_COLUMNS.split(",").length + 1;
+    return one(
+            "SELECT "
+                + AUTHORIZATION_COLUMNS
+                + ", EXISTS (SELECT 1 FROM tombstones t WHERE t.workspace_id = a.workspace_id"
+                + " AND t.resource = ?) FROM authorizations a"
+                + " WHERE a.workspace_id = ? AND a.authorization_id = ?"
+                + (dialect == Dialect.POSTGRES ? " FOR UPDATE OF a" : ""),
+            rs ->
+                new CheckTarget(
+                    Optional.of(authorizationRow(rs)),
+                    resource != null && rs.getBoolean(tombstonedColumn)),
+            resource,
+            workspaceId,
+            authorizationId)
+        .orElse(new CheckTarget(Optional.empty(), false));
+  }
+
+  @Override
   public void insertAuthorization(AuthorizationRow row) {
     update(
         "INSERT INTO authorizations ("
