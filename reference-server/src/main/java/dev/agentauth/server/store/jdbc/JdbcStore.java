@@ -174,10 +174,13 @@ public final class JdbcStore implements Store {
     return engine.read(work);
   }
 
-  /** PostgreSQL: 2 ms, so a signing batch gathers receipts instead of paying round trips each. */
+  /**
+   * PostgreSQL 2 ms, SQLite 1 ms: a signing batch gathers receipts instead of paying round trips
+   * (PostgreSQL) or a writer turn (SQLite) for a few.
+   */
   @Override
   public java.time.Duration batchLinger() {
-    return dialect == Dialect.POSTGRES ? java.time.Duration.ofMillis(2) : java.time.Duration.ZERO;
+    return java.time.Duration.ofMillis(dialect == Dialect.POSTGRES ? 2 : 1);
   }
 
   @Override
@@ -291,6 +294,7 @@ public final class JdbcStore implements Store {
         SQLiteConfig wc = config();
         wc.setJournalMode(SQLiteConfig.JournalMode.WAL);
         wc.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+        wc.setCacheSize(-65_536); // 64 MiB of page cache for the writer
         writer = new CachedConnection(wc.createConnection(url));
         SQLiteDataSource ds = new SQLiteDataSource(config());
         ds.setUrl(url);

@@ -321,12 +321,27 @@ final class JdbcTx implements Tx {
           return new SigningKeyRow(
               ws,
               keyId,
-              masterKey.open(rs.getBytes(3), seedAad(ws, keyId)),
+              openSeed(rs.getBytes(3), seedAad(ws, keyId)),
               rs.getBytes(4),
               instant(rs, 5),
               instant(rs, 6));
         },
         workspaceId);
+  }
+
+  /**
+   * Decrypts a sealed seed, reusing the result for the same sealed bytes: the signer re-reads the
+   * keys for every batch, and each sealed value is unique (random nonce), so equal bytes mean the
+   * same authenticated value.
+   */
+  private byte[] openSeed(byte[] sealed, String aad) {
+    String cacheKey = "seed\u0000" + aad + '\u0000' + java.util.HexFormat.of().formatHex(sealed);
+    byte[] seed = (byte[]) decoded.get(cacheKey);
+    if (seed == null) {
+      seed = masterKey.open(sealed, aad);
+      decoded.put(cacheKey, seed);
+    }
+    return seed.clone();
   }
 
   @Override
