@@ -318,6 +318,8 @@ public final class JdbcStore implements Store {
     private SQLiteConfig config() {
       SQLiteConfig c = new SQLiteConfig();
       c.setBusyTimeout(BUSY_TIMEOUT_MS);
+      // Otherwise the driver runs SELECT last_insert_rowid() after every INSERT.
+      c.setGetGeneratedKeys(false);
       return c;
     }
 
