@@ -28,8 +28,12 @@ import org.slf4j.LoggerFactory;
  * Signs pending receipts asynchronously. Receipts are stored unsigned with their decision; the
  * request thread hands them here after commit; a signer thread signs them in batches with the
  * workspace key valid at each receipt's {@code issued_at} and records the signed form in one
- * transaction per batch. On start it resumes every receipt left pending in the store, so a restart
- * never loses one; on {@link #close()} it signs everything still queued before returning.
+ * transaction per batch. A signature is stored only if the receipt is still unsigned, so when
+ * several signers race (a {@link #sweep}, another server instance) exactly one signature is stored
+ * and counted. On start it resumes every receipt left pending in the store, so a restart never
+ * loses one; {@link #sweep}, run every second, signs receipts pending for more than {@link
+ * #SWEEP_AGE} (left by a stopped instance); on {@link #close()} it signs everything still queued
+ * before returning.
  */
 public final class SigningService implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SigningService.class);
