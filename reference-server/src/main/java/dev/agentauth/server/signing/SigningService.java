@@ -287,10 +287,10 @@ public final class SigningService implements AutoCloseable {
     try {
       while (!stopping) {
         Instant cutoff = clock.instant().minus(SWEEP_AGE);
-        List<String[]> signed =
+        List<Tx.Signed> signed =
             store.inTransaction(
                 tx -> {
-                  List<String[]> out = new ArrayList<>();
+                  List<Tx.Signed> texts = new ArrayList<>();
                   Map<String, List<SigningKeyRow>> keys = new HashMap<>();
                   for (ReceiptRow r : tx.claimPending(cutoff, BATCH)) {
                     List<SigningKeyRow> ks =
@@ -300,16 +300,24 @@ public final class SigningService implements AutoCloseable {
                               tx.lockShared(keysLockName(ws));
                               return tx.signingKeys(ws);
                             });
-                    String text = sign(ks, r.workspaceId(), r.issuedAt(), r.payloadJson());
-                    if (tx.markSigned(r.workspaceId(), r.receiptId(), text)) {
-                      out.add(new String[] {r.receiptId(), text});
+                    texts.add(
+                        new Tx.Signed(
+                            r.workspaceId(),
+                            r.receiptId(),
+                            sign(ks, r.workspaceId(), r.issuedAt(), r.payloadJson())));
+                  }
+                  boolean[] ours = tx.markSignedAll(texts);
+                  List<Tx.Signed> out = new ArrayList<>();
+                  for (int i = 0; i < ours.length; i++) {
+                    if (ours[i]) {
+                      out.add(texts.get(i));
                     }
                   }
                   return out;
                 });
         signedTotal.addAndGet(signed.size());
-        for (String[] s : signed) {
-          complete(s[0], s[1]);
+        for (Tx.Signed s : signed) {
+          complete(s.receiptId(), s.signedJson());
         }
         if (!signed.isEmpty()) {
           log.info("signed {} receipts left pending by an earlier run or instance", signed.size());

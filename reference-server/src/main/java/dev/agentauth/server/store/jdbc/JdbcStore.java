@@ -279,7 +279,6 @@ public final class JdbcStore implements Store {
     private static final int BUSY_TIMEOUT_MS = 5_000;
     private static final int BUSY_ATTEMPTS = 6;
 
-    private final String url;
     private final CachedConnection writer;
     private final JdbcTx writerTx;
     private final BlockingQueue<Job<?>> jobs = new LinkedBlockingQueue<>();
@@ -289,7 +288,7 @@ public final class JdbcStore implements Store {
     private volatile boolean closed;
 
     Sqlite(Path file) {
-      this.url = "jdbc:sqlite:" + file;
+      String url = "jdbc:sqlite:" + file;
       try {
         SQLiteConfig wc = config();
         wc.setJournalMode(SQLiteConfig.JournalMode.WAL);

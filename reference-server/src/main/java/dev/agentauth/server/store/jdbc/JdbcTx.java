@@ -20,6 +20,7 @@ import dev.agentauth.server.store.StoreException;
 import dev.agentauth.server.store.TombstoneRow;
 import dev.agentauth.server.store.Tx;
 import dev.agentauth.server.store.WorkspaceRow;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -63,6 +64,7 @@ final class JdbcTx implements Tx {
       "workspace_id, authorization_id, user_id, agent_id, bundle_id, scopes, requires_confirm_for,"
           + " requires_escalation_for, escalation_targets, expires_at, budget_limit_micros,"
           + " budget_spent_micros, created_at, revoked_at, metadata";
+  private static final int AUTHORIZATION_COLUMN_COUNT = AUTHORIZATION_COLUMNS.split(",").length;
   private static final String NONCE_COLUMNS =
       "workspace_id, nonce, authorization_id, scope, resource, created_at, expires_at, consumed_at,"
           + " approved";
@@ -261,32 +263,29 @@ final class JdbcTx implements Tx {
 
   @Override
   public void lock(String name) {
-    if (dialect != Dialect.POSTGRES) {
-      return; // SQLite runs one write transaction at a time
-    }
-    query("SELECT pg_advisory_xact_lock(?)", rs -> null, lockId(name));
+    advisoryLock("pg_advisory_xact_lock", name);
   }
 
   @Override
   public void lockShared(String name) {
+    advisoryLock("pg_advisory_xact_lock_shared", name);
+  }
+
+  /**
+   * Takes a transaction-scoped PostgreSQL advisory lock on a 64-bit id derived from the name (the
+   * first 8 bytes of its SHA-256). SQLite needs none: it runs one write transaction at a time.
+   */
+  private void advisoryLock(String function, String name) {
     if (dialect != Dialect.POSTGRES) {
       return;
     }
-    query("SELECT pg_advisory_xact_lock_shared(?)", rs -> null, lockId(name));
-  }
-
-  /** A 64-bit lock id derived from the name (SHA-256, first 8 bytes). */
-  private static long lockId(String name) {
+    byte[] digest;
     try {
-      byte[] d = MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
-      long v = 0;
-      for (int i = 0; i < 8; i++) {
-        v = (v << 8) | (d[i] & 0xff);
-      }
-      return v;
+      digest = MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+    query("SELECT " + function + "(?)", rs -> null, ByteBuffer.wrap(digest).getLong());
   }
 
   @Override
@@ -416,18 +415,17 @@ final class JdbcTx implements Tx {
   @Override
   public CheckTarget authorizationForCheck(
       String workspaceId, String authorizationId, String resource) {
-    int tombstonedColumn = AUTHORIZATION_COLUMNS.split(",").length + 1;
     return one(
             "SELECT "
                 + AUTHORIZATION_COLUMNS
                 + ", EXISTS (SELECT 1 FROM tombstones t WHERE t.workspace_id = a.workspace_id"
                 + " AND t.resource = ?) FROM authorizations a"
                 + " WHERE a.workspace_id = ? AND a.authorization_id = ?"
-                + (dialect == Dialect.POSTGRES ? " FOR UPDATE OF a" : ""),
+                + dialect.forUpdate,
             rs ->
                 new CheckTarget(
                     Optional.of(authorizationRow(rs)),
-                    resource != null && rs.getBoolean(tombstonedColumn)),
+                    resource != null && rs.getBoolean(AUTHORIZATION_COLUMN_COUNT + 1)),
             resource,
             workspaceId,
             authorizationId)
@@ -973,21 +971,13 @@ final class JdbcTx implements Tx {
 
   @Override
   public List<ReceiptRow> pendingReceipts(String afterId, int limit) {
-    return afterId == null
-        ? query(
-            "SELECT "
-                + RECEIPT_COLUMNS
-                + " FROM receipts WHERE signed_json IS NULL ORDER BY receipt_id LIMIT ?",
-            JdbcTx::receiptRow,
-            limit)
-        : query(
-            "SELECT "
-                + RECEIPT_COLUMNS
-                + " FROM receipts WHERE signed_json IS NULL AND receipt_id > ?"
-                + " ORDER BY receipt_id LIMIT ?",
-            JdbcTx::receiptRow,
-            afterId,
-            limit);
+    StringBuilder sql =
+        new StringBuilder("SELECT ")
+            .append(RECEIPT_COLUMNS)
+            .append(" FROM receipts WHERE signed_json IS NULL");
+    List<Object> params = new ArrayList<>();
+    afterAndLimit(sql, params, "receipt_id", afterId, limit);
+    return page(query(sql.toString(), JdbcTx::receiptRow, params.toArray()), limit).items();
   }
 
   @Override
