@@ -463,10 +463,35 @@ public final class Api {
    */
   private void mutate(
       Context c, Caller caller, Function<dev.agentauth.server.store.Tx, Outcome> op) {
+    mutate(c, caller, null, op);
+  }
+
+  /**
+   * {@link #mutate(Context, Caller, Function)} for an operation that locks only the authorization
+   * {@code group} names: without an Idempotency-Key (whose lock a group may not take) it runs as a
+   * grouped transaction, which the store may commit together with others (group commit).
+   */
+  private void mutate(
+      Context c,
+      Caller caller,
+      dev.agentauth.server.store.Store.GroupKey group,
+      Function<dev.agentauth.server.store.Tx, Outcome> op) {
     boolean wait = waitRequested(c);
     String key = c.header("Idempotency-Key");
     if (key != null && (key.isEmpty() || key.length() > 255)) {
       throw ApiError.invalid("Idempotency-Key", "must be 1 to 255 characters");
+    }
+    if (key == null && group != null) {
+      Rendered rendered =
+          ctx.store()
+              .inGroupedTransaction(
+                  group,
+                  tx -> {
+                    Outcome o = op.apply(tx);
+                    return new Rendered(o.status(), null, false, o);
+                  });
+      finishMutation(c, rendered, wait);
+      return;
     }
     String requestHash = key == null ? null : requestHash(c);
     Rendered rendered =
@@ -506,6 +531,11 @@ public final class Api {
                           ctx.now()));
                   return new Rendered(o.status(), bytes, false, o);
                 });
+    finishMutation(c, rendered, wait);
+  }
+
+  /** Hands a committed mutation's receipts to the signer and sends its response. */
+  private void finishMutation(Context c, Rendered rendered, boolean wait) {
     if (rendered.replayed()) {
       c.header("Idempotent-Replayed", "true");
       send(c, rendered.status(), JSON, rendered.body());
@@ -628,7 +658,12 @@ public final class Api {
             r.sessionId(),
             r.estimatedCostMicros(),
             b.object("context") == null ? null : b.object("context").deepCopy());
-    mutate(c, caller, tx -> checks.check(tx, caller, in));
+    mutate(
+        c,
+        caller,
+        new dev.agentauth.server.store.Store.GroupKey(
+            caller.workspaceId(), in.authorizationId(), in.resource()),
+        tx -> checks.check(tx, caller, in));
   }
 
   private void confirm(Context c) {

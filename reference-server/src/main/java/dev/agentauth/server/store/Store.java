@@ -24,6 +24,25 @@ public interface Store extends AutoCloseable {
    */
   <T> T inTransaction(Work<T> work);
 
+  /** The authorization a grouped transaction locks and the resource it checks, named up front. */
+  record GroupKey(String workspaceId, String authorizationId, String resource) {}
+
+  /**
+   * Runs {@code work} like {@link #inTransaction}, but lets the store run it in one transaction
+   * together with other grouped work queued at the same time (group commit), so that a busy server
+   * pays one commit and a few round trips for many checks. The result is as if each work ran alone,
+   * one after the other: a work sees what the works before it in its group wrote, and a work that
+   * throws leaves nothing behind while the others commit.
+   *
+   * <p>The work must lock no row but the authorization {@code key} names (through {@link
+   * Tx#authorizationForCheck} or {@link Tx#authorizationForUpdate}), take no {@link Tx#lock}, and
+   * be safe to run again: if its group fails, the store runs each work of the group again on its
+   * own. The default runs it on its own at once.
+   */
+  default <T> T inGroupedTransaction(GroupKey key, Work<T> work) {
+    return inTransaction(work);
+  }
+
   /**
    * Runs read-only {@code work} in a transaction that sees every transaction committed before it
    * began. Stores may run it on a read connection, where a write fails; the default runs it like

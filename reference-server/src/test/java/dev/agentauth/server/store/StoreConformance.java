@@ -2469,6 +2469,129 @@ public abstract class StoreConformance {
         });
   }
 
+  /**
+   * Grouped transactions (group commit) keep every guarantee of separate ones: under concurrent
+   * checks on a few authorizations, allows and spend stop exactly at their limits, every committed
+   * work's receipt is stored, and a work that throws leaves nothing behind while its group's other
+   * works commit.
+   */
+  @Test
+  void concurrentGroupedTransactionsKeepLimitsAndLoseNothing() throws Exception {
+    int threads = 8;
+    int attempts = 40;
+    int auths = 3;
+    long maxPerDay = 50;
+    long budget = 300;
+    long price = 9; // 33 purchases fit: 297, before the 50 allows run out
+    write(
+        tx -> {
+          for (int a = 1; a <= auths; a++) {
+            tx.insertAuthorization(
+                new AuthorizationRow(
+                    WS_A,
+                    authId(a),
+                    "user_1",
+                    "agent_1",
+                    null,
+                    List.of(new ScopeRule("payments.charge", maxPerDay, null, null)),
+                    List.of(),
+                    List.of(),
+                    Map.of(),
+                    at(86_400),
+                    budget,
+                    0L,
+                    T0,
+                    null,
+                    null));
+          }
+        });
+    List<List<String>> committed =
+        runConcurrently(
+            threads,
+            thread -> {
+              List<String> receipts = new ArrayList<>();
+              for (int i = 0; i < attempts; i++) {
+                String authorizationId = authId(1 + (thread + i) % auths);
+                String receiptId = "rcpt_" + ulid(1_000L * thread + i);
+                boolean fails = (thread + i) % 7 == 0;
+                try {
+                  store.inGroupedTransaction(
+                      new Store.GroupKey(WS_A, authorizationId, "doc:1"),
+                      tx -> {
+                        AuthorizationRow a =
+                            tx.authorizationForCheck(WS_A, authorizationId, "doc:1")
+                                .authorization()
+                                .orElseThrow();
+                        long count = tx.allowCount(WS_A, authorizationId, "payments.charge", DAY);
+                        boolean allowed = count < maxPerDay;
+                        if (allowed) {
+                          tx.addAllowCount(WS_A, authorizationId, "payments.charge", DAY, 1);
+                        }
+                        if (allowed && a.budgetSpentMicros() + price <= a.budgetLimitMicros()) {
+                          tx.updateAuthorization(a.withBudgetSpent(a.budgetSpentMicros() + price));
+                        }
+                        tx.insertReceipt(
+                            receipt(
+                                WS_A,
+                                receiptId,
+                                authorizationId,
+                                "user_1",
+                                "doc:1",
+                                null,
+                                "payments.charge",
+                                "check",
+                                allowed ? "allow" : "deny",
+                                T0));
+                        if (fails) {
+                          throw new IllegalStateException("work " + receiptId + " fails");
+                        }
+                        return null;
+                      });
+                  receipts.add(receiptId);
+                } catch (IllegalStateException e) {
+                  assertThat(fails).as("only the failing works throw").isTrue();
+                  assertThat(e).hasMessage("work " + receiptId + " fails");
+                }
+              }
+              return receipts;
+            });
+    List<String> ids = committed.stream().flatMap(List::stream).toList();
+    int failing = 0;
+    for (int t = 0; t < threads; t++) {
+      for (int i = 0; i < attempts; i++) {
+        failing += (t + i) % 7 == 0 ? 1 : 0;
+      }
+    }
+    assertThat(ids).hasSize(threads * attempts - failing);
+    read(
+        tx -> {
+          long allReceipts = 0;
+          for (int a = 1; a <= auths; a++) {
+            assertThat(tx.allowCount(WS_A, authId(a), "payments.charge", DAY))
+                .as("allows of %s", authId(a))
+                .isEqualTo(maxPerDay);
+            assertThat(tx.authorization(WS_A, authId(a)).orElseThrow().budgetSpentMicros())
+                .as("spend of %s", authId(a))
+                .isEqualTo(budget / price * price);
+            Page<ReceiptRow> page =
+                tx.listReceipts(
+                    WS_A,
+                    new ReceiptFilter(authId(a), null, null, null, null, null, null, null, null),
+                    null,
+                    1_000);
+            allReceipts += page.items().size();
+            assertThat(page.items().stream().filter(r -> r.decision().equals("allow")).count())
+                .as("allow receipts of %s", authId(a))
+                .isEqualTo(maxPerDay);
+          }
+          assertThat(allReceipts).isEqualTo(ids.size());
+          for (String id : ids) {
+            assertThat(tx.receipt(WS_A, id)).as(id).isPresent();
+          }
+          return null;
+        });
+  }
+
   @Test
   void concurrentAddAllowCountsAreNeverLost() throws Exception {
     write(tx -> tx.insertAuthorization(auth(WS_A, authId(1), "user_1", "agent_1", at(3600))));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.agentauth.server.store.Store;
+import dev.agentauth.server.store.Store.GroupKey;
 import dev.agentauth.server.store.StoreException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -68,6 +69,11 @@ public final class JdbcStore implements Store {
     <T> T write(Work<T> work);
 
     <T> T read(Work<T> work);
+
+    /** Runs grouped work (see {@link Store#inGroupedTransaction}); by default on its own. */
+    default <T> T group(GroupKey key, Work<T> work) {
+      return write(work);
+    }
 
     boolean ping();
 
@@ -174,6 +180,11 @@ public final class JdbcStore implements Store {
     return engine.read(work);
   }
 
+  @Override
+  public <T> T inGroupedTransaction(GroupKey key, Work<T> work) {
+    return engine.group(key, work);
+  }
+
   /**
    * PostgreSQL 2 ms, SQLite 1 ms: a signing batch gathers receipts instead of paying round trips
    * (PostgreSQL) or a writer turn (SQLite) for a few.
@@ -196,6 +207,36 @@ public final class JdbcStore implements Store {
   @Override
   public void close() {
     engine.close();
+  }
+
+  /**
+   * Runs {@code works} as one group at once, as if they had been queued together (for tests): each
+   * work's result, or what it threw.
+   */
+  List<Object> runAsOneGroup(List<GroupKey> keys, List<Work<?>> works) {
+    List<Job<?>> batch = new ArrayList<>(works.size());
+    for (int i = 0; i < works.size(); i++) {
+      batch.add(new Job<>(works.get(i), keys.get(i)));
+    }
+    if (engine instanceof Postgres p) {
+      p.runGroup(batch);
+    } else {
+      Sqlite sqlite = (Sqlite) engine;
+      sqlite.write(
+          tx -> {
+            try {
+              sqlite.runGrouped(batch);
+            } catch (SQLException e) {
+              throw new StoreException("SQLite group failed: " + e.getMessage(), e);
+            }
+            return null;
+          });
+    }
+    List<Object> out = new ArrayList<>(batch.size());
+    for (Job<?> job : batch) {
+      out.add(job.error != null ? job.error : job.result);
+    }
+    return out;
   }
 
   // ---------------------------------------------------------------- SQLite
@@ -235,12 +276,18 @@ public final class JdbcStore implements Store {
   /** A queued write transaction and, once run, its result. */
   private static final class Job<T> {
     final Work<T> work;
+    final GroupKey key;
     final CountDownLatch done = new CountDownLatch(1);
     T result;
     Throwable error;
 
     Job(Work<T> work) {
+      this(work, null);
+    }
+
+    Job(Work<T> work, GroupKey key) {
       this.work = work;
+      this.key = key;
     }
 
     /**
@@ -270,6 +317,34 @@ public final class JdbcStore implements Store {
         throw e;
       }
       throw new StoreException("transaction failed", error);
+    }
+  }
+
+  /** The distinct keys of a group's jobs. */
+  private static List<GroupKey> keysOf(List<Job<?>> group) {
+    java.util.Set<GroupKey> keys = new java.util.LinkedHashSet<>();
+    group.forEach(job -> keys.add(job.key));
+    return new ArrayList<>(keys);
+  }
+
+  /**
+   * Runs one job of a group; false when the group must be rolled back: a statement failed (the
+   * transaction may be aborted) or the job failed after statements it caused had run.
+   */
+  private static <T> boolean runInGroup(GroupTx g, Job<T> job) {
+    g.beginWork();
+    try {
+      job.result = job.work.run(g);
+      return true;
+    } catch (StoreException e) {
+      return false;
+    } catch (Throwable t) {
+      if (!g.undoWork()) {
+        return false;
+      }
+      job.result = null;
+      job.error = t;
+      return true;
     }
   }
 
@@ -324,13 +399,19 @@ public final class JdbcStore implements Store {
 
     @Override
     public <T> T write(Work<T> work) {
+      return group(null, work);
+    }
+
+    /** Queues {@code work} for the writer; grouped with other checks when {@code key} is set. */
+    @Override
+    public <T> T group(GroupKey key, Work<T> work) {
       if (Thread.currentThread() == thread) {
         return work.run(writerTx); // nested: already inside the batch's transaction
       }
       if (closed) {
         throw new StoreException("store is closed");
       }
-      Job<T> job = new Job<>(work);
+      Job<T> job = new Job<>(work, key);
       jobs.add(job);
       return job.await();
     }
@@ -398,11 +479,20 @@ public final class JdbcStore implements Store {
         batch.forEach(j -> finish(j, failure));
         return;
       }
+      List<Job<?>> grouped = new ArrayList<>();
+      List<Job<?>> alone = new ArrayList<>();
+      for (Job<?> job : batch) {
+        (job.key != null ? grouped : alone).add(job);
+      }
+      if (grouped.size() == 1) {
+        alone.add(grouped.remove(0));
+      }
       boolean single = batch.size() == 1;
       try {
-        for (Job<?> job : batch) {
+        for (Job<?> job : alone) {
           runJob(job, single);
         }
+        runGrouped(grouped);
         writer.exec("COMMIT");
       } catch (SQLException e) {
         rollbackQuietly();
@@ -415,6 +505,51 @@ public final class JdbcStore implements Store {
         }
       }
       batch.forEach(j -> j.done.countDown());
+    }
+
+    /**
+     * Runs grouped jobs as one group, or — when that fails in a way only running each alone can
+     * isolate — each in its own savepoint. Runs on the writer thread inside a transaction.
+     */
+    void runGrouped(List<Job<?>> grouped) throws SQLException {
+      if (grouped.isEmpty() || runGroup(grouped)) {
+        return;
+      }
+      for (Job<?> job : grouped) {
+        job.result = null;
+        job.error = null;
+        runJob(job, false);
+      }
+    }
+
+    /**
+     * Runs grouped jobs together on a {@link GroupTx} inside one savepoint; false (and the
+     * savepoint rolled back) when one of them failed in a way only running each alone can isolate.
+     */
+    private boolean runGroup(List<Job<?>> grouped) throws SQLException {
+      writer.exec("SAVEPOINT grouped");
+      boolean ok;
+      try {
+        GroupTx g = new GroupTx(writerTx, writerTx.lockForGroup(keysOf(grouped)));
+        ok = true;
+        for (Job<?> job : grouped) {
+          if (!runInGroup(g, job)) {
+            ok = false;
+            break;
+          }
+        }
+        if (ok) {
+          g.flush();
+        }
+      } catch (RuntimeException e) {
+        log.debug("group failed; running its jobs alone", e);
+        ok = false;
+      }
+      if (!ok) {
+        writer.exec("ROLLBACK TO grouped");
+      }
+      writer.exec("RELEASE grouped");
+      return ok;
     }
 
     private <T> void runJob(Job<T> job, boolean single) throws SQLException {
@@ -528,7 +663,17 @@ public final class JdbcStore implements Store {
   private final class Postgres implements Engine {
     private static final int POOL = 16;
     private static final int ATTEMPTS = 3;
+
+    /** Threads committing groups of checks; each holds one connection while a group runs. */
+    private static final int GROUPERS = 2;
+
+    /** The most checks one group commits together. */
+    private static final int MAX_GROUP = 64;
+
     private final HikariDataSource ds;
+    private final BlockingQueue<Job<?>> grouped = new LinkedBlockingQueue<>();
+    private final List<Thread> groupers = new ArrayList<>();
+    private volatile boolean closed;
 
     Postgres(String jdbcUrl) {
       HikariConfig cfg = new HikariConfig();
@@ -552,6 +697,123 @@ public final class JdbcStore implements Store {
         ds.close();
         throw new StoreException("migrating the PostgreSQL schema failed: " + e.getMessage(), e);
       }
+      for (int i = 0; i < GROUPERS; i++) {
+        Thread t = new Thread(this::runGroups, "agentauth-postgres-group-" + i);
+        t.setDaemon(true);
+        groupers.add(t);
+        t.start();
+      }
+    }
+
+    @Override
+    public <T> T group(GroupKey key, Work<T> work) {
+      if (closed) {
+        throw new StoreException("store is closed");
+      }
+      Job<T> job = new Job<>(work, key);
+      grouped.add(job);
+      return job.await();
+    }
+
+    private void runGroups() {
+      List<Job<?>> batch = new ArrayList<>(MAX_GROUP);
+      while (true) {
+        Job<?> first;
+        try {
+          first = grouped.poll(100, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+          first = null;
+        }
+        if (first == null) {
+          if (closed && grouped.isEmpty()) {
+            return;
+          }
+          continue;
+        }
+        batch.add(first);
+        grouped.drainTo(batch, MAX_GROUP - 1);
+        try {
+          runGroup(batch);
+        } catch (RuntimeException | Error e) {
+          // Never leave a caller waiting, nor this thread dead.
+          log.error("running a group of checks failed", e);
+          StoreException failure = new StoreException("transaction failed: " + e, e);
+          batch.stream().filter(j -> j.error == null).forEach(j -> j.error = failure);
+        } finally {
+          batch.forEach(j -> j.done.countDown());
+          batch.clear();
+        }
+      }
+    }
+
+    /**
+     * Runs the jobs in one transaction on a {@link GroupTx}. If the group fails before its commit —
+     * a statement failed, or a job failed in a way that cannot be undone alone — it is rolled back
+     * and every job runs again on its own, so one bad job never fails the others.
+     */
+    void runGroup(List<Job<?>> batch) {
+      boolean again;
+      try (Connection c = ds.getConnection()) {
+        again = !commitGroup(c, batch);
+      } catch (SQLException e) {
+        StoreException failure =
+            new StoreException("PostgreSQL connection failed: " + e.getMessage(), e);
+        batch.forEach(j -> j.error = failure);
+        return;
+      }
+      if (again) {
+        for (Job<?> job : batch) {
+          runAlone(job);
+        }
+      }
+    }
+
+    private <T> void runAlone(Job<T> job) {
+      job.result = null;
+      job.error = null;
+      try {
+        job.result = write(job.work);
+      } catch (Throwable t) {
+        job.error = t;
+      }
+    }
+
+    /** True when the group committed or failed for good; false to run its jobs again alone. */
+    private boolean commitGroup(Connection c, List<Job<?>> batch) {
+      TrackedStatements statements = new TrackedStatements(c);
+      boolean done = false;
+      try {
+        JdbcTx base = tx(statements);
+        GroupTx g = new GroupTx(base, base.lockForGroup(keysOf(batch)));
+        for (Job<?> job : batch) {
+          if (!runInGroup(g, job)) {
+            return false;
+          }
+        }
+        g.flush();
+        statements.closeAll();
+        try {
+          c.commit();
+        } catch (SQLException e) {
+          if (isRetryable(e)) {
+            log.debug("group commit aborted by a conflict; running its jobs alone", e);
+            return false;
+          }
+          StoreException failure =
+              new StoreException("PostgreSQL commit failed: " + e.getMessage(), e);
+          batch.forEach(j -> j.error = failure);
+        }
+        done = true;
+        return true;
+      } catch (RuntimeException e) {
+        log.debug("group failed; running its jobs alone", e);
+        return false;
+      } finally {
+        statements.closeAll();
+        if (!done) {
+          rollbackQuietly(c);
+        }
+      }
     }
 
     @Override
@@ -571,11 +833,16 @@ public final class JdbcStore implements Store {
     private boolean retryable(StoreException e) {
       for (Throwable t = e; t != null; t = t.getCause()) {
         if (t instanceof SQLException s) {
-          String state = s.getSQLState();
-          return "40001".equals(state) || "40P01".equals(state);
+          return isRetryable(s);
         }
       }
       return false;
+    }
+
+    /** A serialization failure or deadlock: the transaction was rolled back and may run again. */
+    private static boolean isRetryable(SQLException e) {
+      String state = e.getSQLState();
+      return "40001".equals(state) || "40P01".equals(state);
     }
 
     private <T> T once(Work<T> work) {
@@ -623,6 +890,19 @@ public final class JdbcStore implements Store {
 
     @Override
     public void close() {
+      closed = true;
+      for (Thread t : groupers) {
+        try {
+          t.join(TimeUnit.SECONDS.toMillis(30));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      Job<?> left;
+      while ((left = grouped.poll()) != null) {
+        left.error = new StoreException("store is closed");
+        left.done.countDown();
+      }
       ds.close();
     }
   }

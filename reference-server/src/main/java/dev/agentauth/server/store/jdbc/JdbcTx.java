@@ -16,6 +16,7 @@ import dev.agentauth.server.store.Page;
 import dev.agentauth.server.store.ReceiptFilter;
 import dev.agentauth.server.store.ReceiptRow;
 import dev.agentauth.server.store.SigningKeyRow;
+import dev.agentauth.server.store.Store;
 import dev.agentauth.server.store.StoreException;
 import dev.agentauth.server.store.TombstoneRow;
 import dev.agentauth.server.store.Tx;
@@ -172,6 +173,16 @@ final class JdbcTx implements Tx {
     List<T> rows = query(sql, mapper, params);
     return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
   }
+
+  /** Binds {@code columns[c]} as a PostgreSQL array of {@code types[c]} to parameter c + 1. */
+  private static void bindArrays(PreparedStatement ps, String[] types, Object[][] columns)
+      throws SQLException {
+    for (int c = 0; c < columns.length; c++) {
+      ps.setArray(c + 1, ps.getConnection().createArrayOf(types[c], columns[c]));
+    }
+  }
+
+  private static final String[] THREE_TEXTS = {"text", "text", "text"};
 
   private static StoreException failure(String sql, SQLException e) {
     String first = sql.length() > 80 ? sql.substring(0, 80) + "..." : sql;
@@ -432,6 +443,70 @@ final class JdbcTx implements Tx {
         .orElse(new CheckTarget(Optional.empty(), false));
   }
 
+  /**
+   * Locks the authorizations of a group of checks — in (workspace, id) order, so that groups
+   * committing at the same time, here or in another instance, never deadlock — and tells for each
+   * key whether its resource is tombstoned: one statement for the whole group. Keys whose
+   * authorization does not exist map to an empty target.
+   */
+  Map<Store.GroupKey, CheckTarget> lockForGroup(List<Store.GroupKey> keys) {
+    Map<Store.GroupKey, CheckTarget> out = new LinkedHashMap<>();
+    for (Store.GroupKey k : keys) {
+      out.put(k, new CheckTarget(Optional.empty(), false));
+    }
+    if (keys.isEmpty()) {
+      return out;
+    }
+    String select =
+        "SELECT "
+            + AUTHORIZATION_COLUMNS
+            + ", EXISTS (SELECT 1 FROM tombstones t WHERE t.workspace_id = a.workspace_id"
+            + " AND t.resource = k.resource), k.resource FROM authorizations a JOIN ";
+    String on = " ON a.workspace_id = k.ws AND a.authorization_id = k.id";
+    String sql =
+        dialect == Dialect.POSTGRES
+            ? select
+                + "unnest(?::text[], ?::text[], ?::text[]) AS k(ws, id, resource)"
+                + on
+                + " ORDER BY a.workspace_id, a.authorization_id FOR UPDATE OF a"
+            : select
+                + "(SELECT json_extract(value, '$[0]') AS ws, json_extract(value, '$[1]') AS id,"
+                + " json_extract(value, '$[2]') AS resource FROM json_each(?)) k"
+                + on;
+    try {
+      PreparedStatement ps = statements.prepare(sql);
+      if (dialect == Dialect.POSTGRES) {
+        String[][] columns = new String[3][keys.size()];
+        for (int i = 0; i < keys.size(); i++) {
+          Store.GroupKey k = keys.get(i);
+          columns[0][i] = k.workspaceId();
+          columns[1][i] = k.authorizationId();
+          columns[2][i] = k.resource();
+        }
+        bindArrays(ps, THREE_TEXTS, columns);
+      } else {
+        List<List<String>> rows = new ArrayList<>(keys.size());
+        for (Store.GroupKey k : keys) {
+          rows.add(java.util.Arrays.asList(k.workspaceId(), k.authorizationId(), k.resource()));
+        }
+        ps.setString(1, toJson(rows));
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          AuthorizationRow row = authorizationRow(rs);
+          String resource = rs.getString(AUTHORIZATION_COLUMN_COUNT + 2);
+          boolean tombstoned = resource != null && rs.getBoolean(AUTHORIZATION_COLUMN_COUNT + 1);
+          out.put(
+              new Store.GroupKey(row.workspaceId(), row.authorizationId(), resource),
+              new CheckTarget(Optional.of(row), tombstoned));
+        }
+      }
+      return out;
+    } catch (SQLException e) {
+      throw failure(sql, e);
+    }
+  }
+
   @Override
   public void insertAuthorization(AuthorizationRow row) {
     update(
@@ -531,18 +606,40 @@ final class JdbcTx implements Tx {
         .orElse(0L);
   }
 
+  private static final String ADD_ALLOW_COUNT =
+      "INSERT INTO allow_counters (workspace_id, authorization_id, scope, day, allows)"
+          + " VALUES (?, ?, ?, ?, ?) ON CONFLICT (workspace_id, authorization_id, scope, day)"
+          + " DO UPDATE SET allows = allow_counters.allows + excluded.allows";
+
   @Override
   public void addAllowCount(
       String workspaceId, String authorizationId, String scope, LocalDate day, long delta) {
-    update(
-        "INSERT INTO allow_counters (workspace_id, authorization_id, scope, day, allows)"
-            + " VALUES (?, ?, ?, ?, ?) ON CONFLICT (workspace_id, authorization_id, scope, day)"
-            + " DO UPDATE SET allows = allow_counters.allows + excluded.allows",
-        workspaceId,
-        authorizationId,
-        scope,
-        day.toString(),
-        delta);
+    update(ADD_ALLOW_COUNT, workspaceId, authorizationId, scope, day.toString(), delta);
+  }
+
+  /** One allow counter's key, for {@link #addAllowCounts}. */
+  record CounterKey(String workspaceId, String authorizationId, String scope, LocalDate day) {}
+
+  /** {@link #addAllowCount} for several counters, in one batch. */
+  void addAllowCounts(Map<CounterKey, Long> deltas) {
+    if (deltas.isEmpty()) {
+      return;
+    }
+    try {
+      PreparedStatement ps = statements.prepare(ADD_ALLOW_COUNT);
+      for (Map.Entry<CounterKey, Long> e : deltas.entrySet()) {
+        CounterKey k = e.getKey();
+        ps.setString(1, k.workspaceId());
+        ps.setString(2, k.authorizationId());
+        ps.setString(3, k.scope());
+        ps.setString(4, k.day().toString());
+        ps.setLong(5, e.getValue());
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    } catch (SQLException e) {
+      throw failure(ADD_ALLOW_COUNT, e);
+    }
   }
 
   // ---- confirmations
@@ -901,29 +998,99 @@ final class JdbcTx implements Tx {
         rs.getString(12));
   }
 
+  private static final String INSERT_RECEIPT =
+      "INSERT INTO receipts ("
+          + RECEIPT_COLUMNS
+          + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+          + " ON CONFLICT (workspace_id, receipt_id) DO NOTHING";
+
   @Override
   public void insertReceipt(ReceiptRow row) {
-    int n =
-        update(
-            "INSERT INTO receipts ("
-                + RECEIPT_COLUMNS
-                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                + " ON CONFLICT (workspace_id, receipt_id) DO NOTHING",
-            row.workspaceId(),
-            row.receiptId(),
-            row.authorizationId(),
-            row.userId(),
-            row.resource(),
-            row.sessionId(),
-            row.scope(),
-            row.event(),
-            row.decision(),
-            row.issuedAt(),
-            row.payloadJson(),
-            row.signedJson());
+    int n = update(INSERT_RECEIPT, receiptParams(row));
     if (n != 1) {
       throw new StoreException("duplicate receipt id " + row.receiptId());
     }
+  }
+
+  /** PostgreSQL inserts a whole batch of receipts with one statement. */
+  private static final String INSERT_RECEIPTS_POSTGRES =
+      "INSERT INTO receipts ("
+          + RECEIPT_COLUMNS
+          + ") SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[],"
+          + " ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[])"
+          + " ON CONFLICT (workspace_id, receipt_id) DO NOTHING";
+
+  /** {@link #insertReceipt} for several receipts, in one statement or batch. */
+  void insertReceipts(List<ReceiptRow> rows) {
+    if (rows.isEmpty()) {
+      return;
+    }
+    if (dialect == Dialect.POSTGRES) {
+      insertReceiptsPostgres(rows);
+      return;
+    }
+    try {
+      PreparedStatement ps = statements.prepare(INSERT_RECEIPT);
+      for (ReceiptRow row : rows) {
+        Object[] params = receiptParams(row);
+        for (int i = 0; i < params.length; i++) {
+          set(ps, i + 1, params[i]);
+        }
+        ps.addBatch();
+      }
+      int[] counts = ps.executeBatch();
+      for (int i = 0; i < counts.length; i++) {
+        if (counts[i] == 0) {
+          throw new StoreException("duplicate receipt id " + rows.get(i).receiptId());
+        }
+      }
+    } catch (SQLException e) {
+      throw failure(INSERT_RECEIPT, e);
+    }
+  }
+
+  /** Column types of {@link #INSERT_RECEIPTS_POSTGRES}, in {@link #receiptParams} order. */
+  private static final String[] RECEIPT_ARRAY_TYPES = {
+    "text", "text", "text", "text", "text", "text", "text", "text", "text", "bigint", "text", "text"
+  };
+
+  private void insertReceiptsPostgres(List<ReceiptRow> rows) {
+    int n = rows.size();
+    Object[][] columns = new Object[RECEIPT_ARRAY_TYPES.length][n];
+    for (int i = 0; i < n; i++) {
+      Object[] params = receiptParams(rows.get(i));
+      for (int c = 0; c < params.length; c++) {
+        columns[c][i] = params[c] instanceof Instant t ? (Object) t.toEpochMilli() : params[c];
+      }
+    }
+    try {
+      PreparedStatement ps = statements.prepare(INSERT_RECEIPTS_POSTGRES);
+      bindArrays(ps, RECEIPT_ARRAY_TYPES, columns);
+      int inserted = ps.executeUpdate();
+      if (inserted != n) {
+        throw new StoreException(
+            "duplicate receipt id among " + n + " receipts (" + inserted + " inserted)");
+      }
+    } catch (SQLException e) {
+      throw failure(INSERT_RECEIPTS_POSTGRES, e);
+    }
+  }
+
+  private static Object[] receiptParams(ReceiptRow row) {
+    return new Object[] {
+      row.workspaceId(),
+      row.receiptId(),
+      row.authorizationId(),
+      row.userId(),
+      row.resource(),
+      row.sessionId(),
+      row.scope(),
+      row.event(),
+      row.decision(),
+      row.issuedAt(),
+      row.payloadJson(),
+      row.signedJson()
+    };
   }
 
   @Override
@@ -1002,11 +1169,24 @@ final class JdbcTx implements Tx {
     return update(MARK_SIGNED, Objects.requireNonNull(signedJson), workspaceId, receiptId) == 1;
   }
 
+  /**
+   * PostgreSQL stores a whole batch of signatures with one statement: far cheaper there than a
+   * statement per receipt.
+   */
+  private static final String MARK_SIGNED_ALL_POSTGRES =
+      "UPDATE receipts r SET signed_json = v.signed"
+          + " FROM unnest(?::text[], ?::text[], ?::text[]) AS v(ws, id, signed)"
+          + " WHERE r.workspace_id = v.ws AND r.receipt_id = v.id AND r.signed_json IS NULL"
+          + " RETURNING r.workspace_id, r.receipt_id";
+
   @Override
   public boolean[] markSignedAll(List<Signed> receipts) {
     boolean[] stored = new boolean[receipts.size()];
     if (receipts.isEmpty()) {
       return stored;
+    }
+    if (dialect == Dialect.POSTGRES) {
+      return markSignedAllPostgres(receipts);
     }
     try {
       PreparedStatement ps = statements.prepare(MARK_SIGNED);
@@ -1030,6 +1210,35 @@ final class JdbcTx implements Tx {
     } catch (SQLException e) {
       throw failure(MARK_SIGNED, e);
     }
+  }
+
+  private boolean[] markSignedAllPostgres(List<Signed> receipts) {
+    String[][] columns = new String[3][receipts.size()];
+    for (int i = 0; i < receipts.size(); i++) {
+      Signed r = receipts.get(i);
+      columns[0][i] = r.workspaceId();
+      columns[1][i] = r.receiptId();
+      columns[2][i] = Objects.requireNonNull(r.signedJson());
+    }
+    java.util.Set<List<String>> updated = new java.util.HashSet<>();
+    try {
+      PreparedStatement ps = statements.prepare(MARK_SIGNED_ALL_POSTGRES);
+      bindArrays(ps, THREE_TEXTS, columns);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          updated.add(List.of(rs.getString(1), rs.getString(2)));
+        }
+      }
+    } catch (SQLException e) {
+      throw failure(MARK_SIGNED_ALL_POSTGRES, e);
+    }
+    boolean[] stored = new boolean[receipts.size()];
+    for (int i = 0; i < stored.length; i++) {
+      Signed r = receipts.get(i);
+      // A receipt listed twice is stored once: only its first entry counts.
+      stored[i] = updated.remove(List.of(r.workspaceId(), r.receiptId()));
+    }
+    return stored;
   }
 
   // ---- idempotency
