@@ -400,6 +400,117 @@ class ProtocolIT {
     assertNothingStored();
   }
 
+  /** A response read off a raw socket: status code, lower-cased headers and body. */
+  private record RawResponse(int status, Map<String, String> headers, String body) {}
+
+  /**
+   * Sends a POST head announcing {@code announced} body bytes, then {@code sent} of them, on a raw
+   * socket, and reads one response. A second request can follow on the same connection when {@code
+   * then} is not null; its response is returned too.
+   */
+  private List<RawResponse> raw(
+      long announced, int sent, Map<String, String> extraHeaders, String then) throws IOException {
+    URI base = URI.create(h.server.baseUrl());
+    try (java.net.Socket socket = new java.net.Socket(base.getHost(), base.getPort())) {
+      socket.setSoTimeout(30_000); // a hang fails the test instead of stalling the build
+      var out = socket.getOutputStream();
+      StringBuilder head =
+          new StringBuilder("POST /v1/authorizations HTTP/1.1\r\n")
+              .append("Host: ")
+              .append(base.getAuthority())
+              .append("\r\nAuthorization: Bearer ")
+              .append(h.apiKey())
+              .append("\r\nContent-Type: application/json\r\nContent-Length: ")
+              .append(announced)
+              .append("\r\n");
+      extraHeaders.forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
+      out.write(head.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII));
+      byte[] chunk = new byte[64 * 1024];
+      java.util.Arrays.fill(chunk, (byte) 'x');
+      for (int left = sent; left > 0; left -= chunk.length) {
+        out.write(chunk, 0, Math.min(left, chunk.length));
+      }
+      out.flush();
+      var in = new java.io.BufferedInputStream(socket.getInputStream());
+      List<RawResponse> answers = new ArrayList<>();
+      answers.add(readResponse(in));
+      if (then != null) {
+        out.write(then.getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        answers.add(readResponse(in));
+      }
+      return answers;
+    }
+  }
+
+  private static RawResponse readResponse(java.io.InputStream in) throws IOException {
+    List<String> lines = new ArrayList<>();
+    StringBuilder line = new StringBuilder();
+    while (true) {
+      int b = in.read();
+      if (b == -1) {
+        throw new IOException("connection closed before a full response head: " + lines);
+      }
+      if (b == '\n') {
+        String l = line.toString().strip();
+        if (l.isEmpty()) {
+          break;
+        }
+        lines.add(l);
+        line.setLength(0);
+      } else {
+        line.append((char) b);
+      }
+    }
+    int status = Integer.parseInt(lines.get(0).split(" ")[1]);
+    Map<String, String> headers = new java.util.HashMap<>();
+    for (String l : lines.subList(1, lines.size())) {
+      int colon = l.indexOf(':');
+      headers.put(
+          l.substring(0, colon).trim().toLowerCase(java.util.Locale.ROOT),
+          l.substring(colon + 1).trim());
+    }
+    int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));
+    return new RawResponse(
+        status, headers, new String(in.readNBytes(length), StandardCharsets.UTF_8));
+  }
+
+  private void assertRaw413(RawResponse r) {
+    assertThat(r.status()).as(r.body()).isEqualTo(413);
+    assertThat(r.headers().get("content-type")).startsWith("application/problem+json");
+    assertThat(h.json(r.body()).path("code").asText()).isEqualTo("payload_too_large");
+  }
+
+  @Test
+  void oversizedBodySentInFullIsReadSoTheClientGets413AndKeepsTheConnection() throws IOException {
+    int size = 6 * MAX_BODY; // far more than the socket buffers hold, under the drain limit
+    List<RawResponse> answers =
+        raw(size, size, Map.of(), "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    assertRaw413(answers.get(0));
+    assertThat(answers.get(0).headers()).doesNotContainKey("connection");
+    assertThat(answers.get(1).status()).isEqualTo(200);
+    assertNothingStored();
+  }
+
+  @Test
+  void oversizedBodyHeldBackFor100ContinueIsRefusedWithoutBeingRequested() throws IOException {
+    // The client sends no body until told to; a 100 Continue here would make it send 2 MiB for
+    // nothing, so the answer must be the 413 itself.
+    RawResponse r = raw(2L * MAX_BODY, 0, Map.of("Expect", "100-continue"), null).get(0);
+    assertRaw413(r);
+    assertThat(r.headers().get("connection")).isEqualToIgnoringCase("close");
+    assertNothingStored();
+  }
+
+  @Test
+  void bodyAnnouncedBeyondTheDrainLimitIsRefusedAtOnceAndTheConnectionClosed() throws IOException {
+    // Nothing of the announced 1 GiB is sent: a server that tried to read it first would hang.
+    RawResponse r = raw(1L << 30, 0, Map.of(), null).get(0);
+    assertRaw413(r);
+    assertThat(r.headers().get("connection")).isEqualToIgnoringCase("close");
+    assertNothingStored();
+  }
+
   @Test
   void bodyOfExactlyTheLimitIsNotRejectedForSize() {
     byte[] body = new byte[MAX_BODY];

@@ -66,6 +66,16 @@ import org.slf4j.LoggerFactory;
 public final class Api {
   private static final Logger log = LoggerFactory.getLogger(Api.class);
   public static final int MAX_BODY = 1024 * 1024;
+
+  /**
+   * How much of an oversized body is still read and thrown away before the 413 is sent. A server
+   * that answers and closes while the client is still sending makes the client's TCP stack see a
+   * reset, and most clients then report a dropped connection instead of the 413. Bodies up to this
+   * size are drained so the answer arrives; larger ones are answered at once with {@code
+   * Connection: close}.
+   */
+  static final long DRAIN_LIMIT = 8L * MAX_BODY;
+
   private static final String JSON = "application/json";
   private static final String PROBLEM = "application/problem+json";
   private static final Pattern REQUEST_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
@@ -253,8 +263,9 @@ public final class Api {
     String length = c.header("Content-Length");
     if (length != null) {
       try {
-        if (Long.parseLong(length.trim()) > MAX_BODY) {
-          throw ApiError.of(413, "payload_too_large", "the request body is larger than 1 MiB");
+        long announced = Long.parseLong(length.trim());
+        if (announced > MAX_BODY) {
+          throw tooLarge(c, announced);
         }
       } catch (NumberFormatException e) {
         throw ApiError.invalid("Content-Length", "is not a number");
@@ -381,7 +392,7 @@ public final class Api {
       } else {
         bytes = in.readNBytes(MAX_BODY + 1);
         if (bytes.length > MAX_BODY) {
-          throw ApiError.of(413, "payload_too_large", "the request body is larger than 1 MiB");
+          throw tooLarge(c, -1);
         }
       }
     } catch (java.io.IOException e) {
@@ -389,6 +400,38 @@ public final class Api {
     }
     c.attribute("agentauth.body", bytes);
     return bytes;
+  }
+
+  /**
+   * The 413 for an oversized body. A client still sending when the server answers and closes sees a
+   * TCP reset, and most report a dropped connection instead of the answer, so a body of at most
+   * {@link #DRAIN_LIMIT} bytes is read and thrown away first. A larger one, or one the client holds
+   * back until told to go on ({@code Expect: 100-continue}), is not read: the answer goes out at
+   * once and the connection closes after it.
+   *
+   * @param announced the {@code Content-Length}, or -1 for a chunked body
+   */
+  private static ApiError tooLarge(Context c, long announced) {
+    boolean drained = false;
+    boolean waiting = announced >= 0 && "100-continue".equalsIgnoreCase(c.header("Expect"));
+    if (!waiting && announced <= DRAIN_LIMIT) {
+      try {
+        java.io.InputStream in = c.req().getInputStream();
+        byte[] sink = new byte[64 * 1024];
+        long read = 0;
+        int n;
+        while (read <= DRAIN_LIMIT && (n = in.read(sink)) != -1) {
+          read += n;
+        }
+        drained = read <= DRAIN_LIMIT;
+      } catch (java.io.IOException e) {
+        // the client stopped sending; the answer is still attempted
+      }
+    }
+    if (!drained) {
+      c.header("Connection", "close");
+    }
+    return ApiError.of(413, "payload_too_large", "the request body is larger than 1 MiB");
   }
 
   /** Writes a complete response body in one piece, bypassing Javalin's result stream copy. */
