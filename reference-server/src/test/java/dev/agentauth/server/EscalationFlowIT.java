@@ -360,6 +360,33 @@ class EscalationFlowIT {
   }
 
   @Test
+  void revocationCancelsPendingEscalationsSoApproverToolsStopListingThem() {
+    String pending = escalationId("p");
+    String approved = escalationId("a");
+    String rejected = escalationId("r");
+    resolveOk(h, approved, "approved");
+    resolveOk(h, rejected, "rejected");
+    h.clock.advance(Duration.ofHours(23));
+    String late = escalationId("late"); // opened an hour before revocation, still pending
+    h.clock.advance(Duration.ofHours(1)); // "p", "a" and "r" are past their 24 hours
+    assertThat(listIds("&status=pending")).containsExactly(late);
+
+    revoke(h, id);
+
+    assertThat(escalation(h, late).path("status").asText()).isEqualTo("cancelled");
+    assertThat(escalation(h, pending).path("status").asText()).isEqualTo("expired");
+    assertThat(escalation(h, approved).path("status").asText()).isEqualTo("approved");
+    assertThat(escalation(h, rejected).path("status").asText()).isEqualTo("rejected");
+    assertThat(listIds("&status=pending")).isEmpty();
+    assertThat(listIds("&status=cancelled")).containsExactly(late);
+    Resp r = resolve(h, late, "approved", "mgr_1");
+    assertConflict(r);
+    assertThat(r.raw()).contains("its authorization was revoked");
+    assertThat(escalation(h, late).path("status").asText()).isEqualTo("cancelled");
+    h.verifyChain(id);
+  }
+
+  @Test
   void unknownOrOtherWorkspacesEscalationIs404() {
     String e = escalationId("inv/1");
     Resp unknown = resolve(h, "esc_unknown", "approved", "mgr_1");

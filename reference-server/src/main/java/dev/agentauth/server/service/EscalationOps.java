@@ -129,8 +129,10 @@ public final class EscalationOps {
   }
 
   public Outcome list(Tx tx, Caller caller, String status, String cursor, int limit) {
-    if (status != null && !Set.of("pending", "approved", "rejected", "expired").contains(status)) {
-      throw ApiError.invalid("status", "must be one of pending, approved, rejected, expired");
+    if (status != null
+        && !Set.of("pending", "approved", "rejected", "expired", "cancelled").contains(status)) {
+      throw ApiError.invalid(
+          "status", "must be one of pending, approved, rejected, expired, cancelled");
     }
     String filters = "esc|" + status;
     String after = Cursors.decode(cursor, filters);

@@ -19,6 +19,11 @@ public record EscalationRow(
     Instant approvalExpiresAt,
     Instant approvalConsumedAt) {
 
+  public static final String PENDING = "pending";
+
+  /** The status of an escalation that was pending when its authorization was revoked. */
+  public static final String CANCELLED = "cancelled";
+
   /** The status as seen at {@code now}: a pending escalation past its lifetime is expired. */
   public String effectiveStatus(Instant now) {
     return "pending".equals(status) && !now.isBefore(expiresAt) ? "expired" : status;
@@ -41,6 +46,25 @@ public record EscalationRow(
         withNote,
         approvalUntil,
         null);
+  }
+
+  /** This pending escalation, cancelled because its authorization was revoked. */
+  public EscalationRow cancelled() {
+    return new EscalationRow(
+        workspaceId,
+        escalationId,
+        authorizationId,
+        scope,
+        resource,
+        CANCELLED,
+        escalationTo,
+        createdAt,
+        expiresAt,
+        resolvedBy,
+        resolvedAt,
+        note,
+        approvalExpiresAt,
+        approvalConsumedAt);
   }
 
   public EscalationRow approvalConsumed(Instant at) {

@@ -320,6 +320,18 @@ public final class MemoryStore implements Store {
     }
 
     @Override
+    public int cancelPendingEscalations(String workspaceId, String authorizationId, Instant now) {
+      TreeMap<String, EscalationRow> table = table(escalations, workspaceId);
+      List<EscalationRow> open =
+          table.values().stream()
+              .filter(e -> e.authorizationId().equals(authorizationId))
+              .filter(e -> EscalationRow.PENDING.equals(e.effectiveStatus(now)))
+              .toList();
+      open.forEach(e -> put(table, e.escalationId(), e.cancelled()));
+      return open.size();
+    }
+
+    @Override
     public Page<EscalationRow> listEscalations(
         String workspaceId, String status, Instant now, String afterId, int limit) {
       return page(

@@ -121,6 +121,13 @@ public interface Tx {
 
   void updateEscalation(EscalationRow row);
 
+  /**
+   * Marks this authorization's escalations that are still pending at {@code now} as {@code
+   * cancelled} (on revocation) and returns how many. Resolved and expired ones are left as they
+   * are.
+   */
+  int cancelPendingEscalations(String workspaceId, String authorizationId, Instant now);
+
   /** Escalations in id order; {@code status} (evaluated at {@code now}) filters when non-null. */
   Page<EscalationRow> listEscalations(
       String workspaceId, String status, Instant now, String afterId, int limit);

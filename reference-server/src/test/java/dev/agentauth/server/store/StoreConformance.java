@@ -1307,6 +1307,76 @@ public abstract class StoreConformance {
   // Escalations.
 
   @Test
+  void cancellingPendingEscalationsTouchesOnlyThisAuthorizationsOpenOnes() {
+    EscalationRow open =
+        escalation(WS_A, "esc_" + ulid(1), authId(1), "s", "r1", "pending", T0, at(600));
+    EscalationRow lapsed =
+        escalation(WS_A, "esc_" + ulid(2), authId(1), "s", "r2", "pending", T0, at(100));
+    EscalationRow approved =
+        escalation(WS_A, "esc_" + ulid(3), authId(1), "s", "r3", "pending", T0, at(600))
+            .resolved("approved", "bob", at(1), null, at(500));
+    EscalationRow rejected =
+        escalation(WS_A, "esc_" + ulid(4), authId(1), "s", "r4", "pending", T0, at(600))
+            .resolved("rejected", "bob", at(1), null, null);
+    EscalationRow otherAuthorization =
+        escalation(WS_A, "esc_" + ulid(5), authId(2), "s", "r1", "pending", T0, at(600));
+    EscalationRow otherWorkspace =
+        escalation(WS_B, "esc_" + ulid(6), authId(1), "s", "r1", "pending", T0, at(600));
+    EscalationRow alsoOpen =
+        escalation(WS_A, "esc_" + ulid(7), authId(1), "t", null, "pending", T0, at(600));
+    List<EscalationRow> all =
+        List.of(open, lapsed, approved, rejected, otherAuthorization, otherWorkspace, alsoOpen);
+    write(tx -> all.forEach(tx::insertEscalation));
+
+    // Atomic with its transaction: a failure after it leaves every row as it was.
+    assertThatThrownBy(
+            () ->
+                store.inTransaction(
+                    (Tx tx) -> {
+                      tx.cancelPendingEscalations(WS_A, authId(1), at(200));
+                      throw new IllegalStateException("boom");
+                    }))
+        .hasMessage("boom");
+    read(
+        tx -> {
+          all.forEach(
+              e -> assertThat(tx.escalation(e.workspaceId(), e.escalationId())).contains(e));
+          return null;
+        });
+
+    assertThat(
+            store.inTransaction((Tx tx) -> tx.cancelPendingEscalations(WS_A, authId(1), at(200))))
+        .isEqualTo(2);
+    read(
+        tx -> {
+          assertThat(tx.escalation(WS_A, open.escalationId())).contains(open.cancelled());
+          assertThat(tx.escalation(WS_A, alsoOpen.escalationId())).contains(alsoOpen.cancelled());
+          for (EscalationRow untouched :
+              List.of(lapsed, approved, rejected, otherAuthorization, otherWorkspace)) {
+            assertThat(tx.escalation(untouched.workspaceId(), untouched.escalationId()))
+                .contains(untouched);
+          }
+          assertThat(
+                  tx.escalation(WS_A, open.escalationId()).orElseThrow().effectiveStatus(at(900)))
+              .isEqualTo("cancelled");
+          assertThat(
+                  ids(
+                      tx.listEscalations(WS_A, "cancelled", at(200), null, 10),
+                      EscalationRow::escalationId))
+              .containsExactly(open.escalationId(), alsoOpen.escalationId());
+          assertThat(
+                  ids(
+                      tx.listEscalations(WS_A, "pending", at(200), null, 10),
+                      EscalationRow::escalationId))
+              .containsExactly(otherAuthorization.escalationId());
+          return null;
+        });
+    assertThat(
+            store.inTransaction((Tx tx) -> tx.cancelPendingEscalations(WS_A, authId(1), at(200))))
+        .isZero();
+  }
+
+  @Test
   void escalationRoundTripsAndUpdates() {
     EscalationRow e =
         new EscalationRow(

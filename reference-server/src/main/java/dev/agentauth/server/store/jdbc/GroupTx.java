@@ -329,6 +329,11 @@ final class GroupTx implements Tx {
   }
 
   @Override
+  public int cancelPendingEscalations(String workspaceId, String authorizationId, Instant now) {
+    return nowWriting().cancelPendingEscalations(workspaceId, authorizationId, now);
+  }
+
+  @Override
   public Page<EscalationRow> listEscalations(
       String workspaceId, String status, Instant now, String afterId, int limit) {
     return now().listEscalations(workspaceId, status, now, afterId, limit);

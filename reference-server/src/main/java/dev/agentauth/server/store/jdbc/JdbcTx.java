@@ -849,6 +849,16 @@ final class JdbcTx implements Tx {
   }
 
   @Override
+  public int cancelPendingEscalations(String workspaceId, String authorizationId, Instant now) {
+    return update(
+        "UPDATE escalations SET status = 'cancelled' WHERE workspace_id = ?"
+            + " AND authorization_id = ? AND status = 'pending' AND expires_at > ?",
+        workspaceId,
+        authorizationId,
+        now);
+  }
+
+  @Override
   public Page<EscalationRow> listEscalations(
       String workspaceId, String status, Instant now, String afterId, int limit) {
     StringBuilder sql =
