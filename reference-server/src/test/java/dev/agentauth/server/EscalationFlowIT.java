@@ -360,7 +360,7 @@ class EscalationFlowIT {
   }
 
   @Test
-  void revocationCancelsPendingEscalationsSoApproverToolsStopListingThem() {
+  void revocationEndsPendingEscalationsSoApproverToolsStopListingThem() {
     String pending = escalationId("p");
     String approved = escalationId("a");
     String rejected = escalationId("r");
@@ -368,21 +368,29 @@ class EscalationFlowIT {
     resolveOk(h, rejected, "rejected");
     h.clock.advance(Duration.ofHours(23));
     String late = escalationId("late"); // opened an hour before revocation, still pending
+    String lateExpiry = escalation(h, late).path("expires_at").asText();
     h.clock.advance(Duration.ofHours(1)); // "p", "a" and "r" are past their 24 hours
+    String pendingExpiry = escalation(h, pending).path("expires_at").asText();
     assertThat(listIds("&status=pending")).containsExactly(late);
 
-    revoke(h, id);
+    Resp revocation = h.delete("/v1/authorizations/" + id);
+    assertThat(revocation.status()).as(revocation.raw()).isEqualTo(200);
+    String revokedAt = revocation.body().path("revoked_at").asText();
+    assertThat(revokedAt).isNotEmpty();
 
-    assertThat(escalation(h, late).path("status").asText()).isEqualTo("cancelled");
+    JsonNode ended = escalation(h, late);
+    assertThat(ended.path("status").asText()).isEqualTo("expired");
+    assertThat(ended.path("expires_at").asText()).isEqualTo(revokedAt).isNotEqualTo(lateExpiry);
     assertThat(escalation(h, pending).path("status").asText()).isEqualTo("expired");
+    assertThat(escalation(h, pending).path("expires_at").asText()).isEqualTo(pendingExpiry);
     assertThat(escalation(h, approved).path("status").asText()).isEqualTo("approved");
     assertThat(escalation(h, rejected).path("status").asText()).isEqualTo("rejected");
     assertThat(listIds("&status=pending")).isEmpty();
-    assertThat(listIds("&status=cancelled")).containsExactly(late);
+    assertThat(listIds("&status=expired")).contains(late, pending);
     Resp r = resolve(h, late, "approved", "mgr_1");
     assertConflict(r);
     assertThat(r.raw()).contains("its authorization was revoked");
-    assertThat(escalation(h, late).path("status").asText()).isEqualTo("cancelled");
+    assertThat(escalation(h, late).path("status").asText()).isEqualTo("expired");
     h.verifyChain(id);
   }
 

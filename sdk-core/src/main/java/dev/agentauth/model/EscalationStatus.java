@@ -26,12 +26,6 @@ public final class EscalationStatus extends WireEnum<EscalationStatus.Known> {
   /** {@code expired}: not resolved within its 24-hour lifetime. */
   public static final EscalationStatus EXPIRED = REGISTRY.get(Known.EXPIRED);
 
-  /**
-   * {@code cancelled}: its authorization was revoked while it was pending (server extension; it can
-   * no longer be resolved).
-   */
-  public static final EscalationStatus CANCELLED = REGISTRY.get(Known.CANCELLED);
-
   private EscalationStatus(String value, Known known) {
     super(value, known);
   }
@@ -51,8 +45,7 @@ public final class EscalationStatus extends WireEnum<EscalationStatus.Known> {
     PENDING("pending"),
     APPROVED("approved"),
     REJECTED("rejected"),
-    EXPIRED("expired"),
-    CANCELLED("cancelled");
+    EXPIRED("expired");
 
     private final String wireName;
 

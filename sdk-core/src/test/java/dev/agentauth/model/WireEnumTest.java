@@ -196,7 +196,7 @@ class WireEnumTest {
     assertThat(wireNames(AuthorizationStatus.Known.values()))
         .containsExactly("active", "revoked", "expired");
     assertThat(wireNames(EscalationStatus.Known.values()))
-        .containsExactly("pending", "approved", "rejected", "expired", "cancelled");
+        .containsExactly("pending", "approved", "rejected", "expired");
     assertThat(wireNames(BundleStatus.Known.values())).containsExactly("active", "deleted");
     assertThat(wireNames(Plan.Known.values())).containsExactly("free", "pro");
     assertThat(wireNames(Resolution.Known.values())).containsExactly("approved", "rejected");

@@ -271,7 +271,7 @@ public final class AuthorizationOps {
     Instant now = ctx.now();
     AuthorizationRow revoked = auth.withRevokedAt(now);
     tx.updateAuthorization(revoked);
-    tx.cancelPendingEscalations(ws, id, now);
+    tx.expirePendingEscalations(ws, id, now);
     ObjectNode c = ReceiptFactory.context();
     c.put("revoked_by", revokedBy == null ? "api_key" : revokedBy);
     if (notes != null) {

@@ -129,10 +129,8 @@ public final class EscalationOps {
   }
 
   public Outcome list(Tx tx, Caller caller, String status, String cursor, int limit) {
-    if (status != null
-        && !Set.of("pending", "approved", "rejected", "expired", "cancelled").contains(status)) {
-      throw ApiError.invalid(
-          "status", "must be one of pending, approved, rejected, expired, cancelled");
+    if (status != null && !Set.of("pending", "approved", "rejected", "expired").contains(status)) {
+      throw ApiError.invalid("status", "must be one of pending, approved, rejected, expired");
     }
     String filters = "esc|" + status;
     String after = Cursors.decode(cursor, filters);

@@ -21,9 +21,6 @@ public record EscalationRow(
 
   public static final String PENDING = "pending";
 
-  /** The status of an escalation that was pending when its authorization was revoked. */
-  public static final String CANCELLED = "cancelled";
-
   /** The status as seen at {@code now}: a pending escalation past its lifetime is expired. */
   public String effectiveStatus(Instant now) {
     return "pending".equals(status) && !now.isBefore(expiresAt) ? "expired" : status;
@@ -48,18 +45,20 @@ public record EscalationRow(
         null);
   }
 
-  /** This pending escalation, cancelled because its authorization was revoked. */
-  public EscalationRow cancelled() {
+  /**
+   * This pending escalation with its lifetime ended at {@code at} (its authorization's revocation).
+   */
+  public EscalationRow expiringAt(Instant at) {
     return new EscalationRow(
         workspaceId,
         escalationId,
         authorizationId,
         scope,
         resource,
-        CANCELLED,
+        status,
         escalationTo,
         createdAt,
-        expiresAt,
+        at,
         resolvedBy,
         resolvedAt,
         note,

@@ -320,14 +320,14 @@ public final class MemoryStore implements Store {
     }
 
     @Override
-    public int cancelPendingEscalations(String workspaceId, String authorizationId, Instant now) {
+    public int expirePendingEscalations(String workspaceId, String authorizationId, Instant now) {
       TreeMap<String, EscalationRow> table = table(escalations, workspaceId);
       List<EscalationRow> open =
           table.values().stream()
               .filter(e -> e.authorizationId().equals(authorizationId))
               .filter(e -> EscalationRow.PENDING.equals(e.effectiveStatus(now)))
               .toList();
-      open.forEach(e -> put(table, e.escalationId(), e.cancelled()));
+      open.forEach(e -> put(table, e.escalationId(), e.expiringAt(now)));
       return open.size();
     }
 

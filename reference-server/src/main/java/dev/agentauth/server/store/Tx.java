@@ -122,11 +122,11 @@ public interface Tx {
   void updateEscalation(EscalationRow row);
 
   /**
-   * Marks this authorization's escalations that are still pending at {@code now} as {@code
-   * cancelled} (on revocation) and returns how many. Resolved and expired ones are left as they
-   * are.
+   * Ends the lifetime of this authorization's escalations still pending at {@code now} (on
+   * revocation): their {@code expires_at} becomes {@code now}, so they read as {@code expired}.
+   * Returns how many. Resolved and already expired ones are left as they are.
    */
-  int cancelPendingEscalations(String workspaceId, String authorizationId, Instant now);
+  int expirePendingEscalations(String workspaceId, String authorizationId, Instant now);
 
   /** Escalations in id order; {@code status} (evaluated at {@code now}) filters when non-null. */
   Page<EscalationRow> listEscalations(

@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -29,29 +30,30 @@ class EscalationMigrationIT {
   private final MasterKey key = MasterKey.random();
 
   @Test
-  void sqliteUpgradeCancelsEscalationsLeftPendingByEarlierRevocations() throws SQLException {
+  void sqliteUpgradeEndsEscalationsLeftPendingByEarlierRevocations() throws SQLException {
     Path file = dir.resolve("upgrade.db");
-    upgradeCancelsEscalationsLeftPendingByEarlierRevocations(
+    upgradeEndsEscalationsLeftPendingByEarlierRevocations(
         () -> JdbcStore.sqlite(file, key), "jdbc:sqlite:" + file);
   }
 
   @Test
-  void postgresUpgradeCancelsEscalationsLeftPendingByEarlierRevocations() throws SQLException {
+  void postgresUpgradeEndsEscalationsLeftPendingByEarlierRevocations() throws SQLException {
     PostgresTestDatabase.assumeAvailable();
     String url = PostgresTestDatabase.freshSchemaUrl();
     try {
-      upgradeCancelsEscalationsLeftPendingByEarlierRevocations(
+      upgradeEndsEscalationsLeftPendingByEarlierRevocations(
           () -> JdbcStore.postgres(url, key), url);
     } finally {
       PostgresTestDatabase.dropSchema(url);
     }
   }
 
-  private static void upgradeCancelsEscalationsLeftPendingByEarlierRevocations(
+  private static void upgradeEndsEscalationsLeftPendingByEarlierRevocations(
       Supplier<Store> open, String jdbcUrl) throws SQLException {
     // What an older server left behind: an authorization revoked at +200 s whose escalations kept
     // their status, next to one that is still active.
-    AuthorizationRow revoked = minimalAuthorization(WS_A, authId(1)).withRevokedAt(at(200));
+    Instant revokedAt = Instant.parse("2026-11-22T10:03:20.123Z");
+    AuthorizationRow revoked = minimalAuthorization(WS_A, authId(1)).withRevokedAt(revokedAt);
     AuthorizationRow active = minimalAuthorization(WS_A, authId(2));
     EscalationRow openAtRevocation =
         escalation(WS_A, "esc_1", authId(1), "s", "r1", "pending", at(0), at(600));
@@ -82,7 +84,8 @@ class EscalationMigrationIT {
     try (Store s = open.get()) {
       s.inTransaction(
           (Tx tx) -> {
-            assertThat(tx.escalation(WS_A, "esc_1")).contains(openAtRevocation.cancelled());
+            assertThat(tx.escalation(WS_A, "esc_1"))
+                .contains(openAtRevocation.expiringAt(revokedAt));
             for (EscalationRow unchanged : List.of(lapsedBeforeRevocation, approved, ofActive)) {
               assertThat(tx.escalation(WS_A, unchanged.escalationId())).contains(unchanged);
             }

@@ -1307,7 +1307,7 @@ public abstract class StoreConformance {
   // Escalations.
 
   @Test
-  void cancellingPendingEscalationsTouchesOnlyThisAuthorizationsOpenOnes() {
+  void expiringPendingEscalationsTouchesOnlyThisAuthorizationsOpenOnes() {
     EscalationRow open =
         escalation(WS_A, "esc_" + ulid(1), authId(1), "s", "r1", "pending", T0, at(600));
     EscalationRow lapsed =
@@ -1327,13 +1327,14 @@ public abstract class StoreConformance {
     List<EscalationRow> all =
         List.of(open, lapsed, approved, rejected, otherAuthorization, otherWorkspace, alsoOpen);
     write(tx -> all.forEach(tx::insertEscalation));
+    Instant revokedAt = Instant.parse("2026-11-22T10:03:20.123Z"); // at(200), with milliseconds
 
     // Atomic with its transaction: a failure after it leaves every row as it was.
     assertThatThrownBy(
             () ->
                 store.inTransaction(
                     (Tx tx) -> {
-                      tx.cancelPendingEscalations(WS_A, authId(1), at(200));
+                      tx.expirePendingEscalations(WS_A, authId(1), revokedAt);
                       throw new IllegalStateException("boom");
                     }))
         .hasMessage("boom");
@@ -1345,34 +1346,35 @@ public abstract class StoreConformance {
         });
 
     assertThat(
-            store.inTransaction((Tx tx) -> tx.cancelPendingEscalations(WS_A, authId(1), at(200))))
+            store.inTransaction((Tx tx) -> tx.expirePendingEscalations(WS_A, authId(1), revokedAt)))
         .isEqualTo(2);
     read(
         tx -> {
-          assertThat(tx.escalation(WS_A, open.escalationId())).contains(open.cancelled());
-          assertThat(tx.escalation(WS_A, alsoOpen.escalationId())).contains(alsoOpen.cancelled());
+          assertThat(tx.escalation(WS_A, open.escalationId())).contains(open.expiringAt(revokedAt));
+          assertThat(tx.escalation(WS_A, alsoOpen.escalationId()))
+              .contains(alsoOpen.expiringAt(revokedAt));
           for (EscalationRow untouched :
               List.of(lapsed, approved, rejected, otherAuthorization, otherWorkspace)) {
             assertThat(tx.escalation(untouched.workspaceId(), untouched.escalationId()))
                 .contains(untouched);
           }
           assertThat(
-                  tx.escalation(WS_A, open.escalationId()).orElseThrow().effectiveStatus(at(900)))
-              .isEqualTo("cancelled");
+                  tx.escalation(WS_A, open.escalationId()).orElseThrow().effectiveStatus(revokedAt))
+              .isEqualTo("expired");
           assertThat(
                   ids(
-                      tx.listEscalations(WS_A, "cancelled", at(200), null, 10),
+                      tx.listEscalations(WS_A, "expired", revokedAt, null, 10),
                       EscalationRow::escalationId))
-              .containsExactly(open.escalationId(), alsoOpen.escalationId());
+              .containsExactly(open.escalationId(), lapsed.escalationId(), alsoOpen.escalationId());
           assertThat(
                   ids(
-                      tx.listEscalations(WS_A, "pending", at(200), null, 10),
+                      tx.listEscalations(WS_A, "pending", revokedAt, null, 10),
                       EscalationRow::escalationId))
               .containsExactly(otherAuthorization.escalationId());
           return null;
         });
     assertThat(
-            store.inTransaction((Tx tx) -> tx.cancelPendingEscalations(WS_A, authId(1), at(200))))
+            store.inTransaction((Tx tx) -> tx.expirePendingEscalations(WS_A, authId(1), revokedAt)))
         .isZero();
   }
 

@@ -329,8 +329,8 @@ final class GroupTx implements Tx {
   }
 
   @Override
-  public int cancelPendingEscalations(String workspaceId, String authorizationId, Instant now) {
-    return nowWriting().cancelPendingEscalations(workspaceId, authorizationId, now);
+  public int expirePendingEscalations(String workspaceId, String authorizationId, Instant now) {
+    return nowWriting().expirePendingEscalations(workspaceId, authorizationId, now);
   }
 
   @Override

@@ -849,10 +849,11 @@ final class JdbcTx implements Tx {
   }
 
   @Override
-  public int cancelPendingEscalations(String workspaceId, String authorizationId, Instant now) {
+  public int expirePendingEscalations(String workspaceId, String authorizationId, Instant now) {
     return update(
-        "UPDATE escalations SET status = 'cancelled' WHERE workspace_id = ?"
+        "UPDATE escalations SET expires_at = ? WHERE workspace_id = ?"
             + " AND authorization_id = ? AND status = 'pending' AND expires_at > ?",
+        now,
         workspaceId,
         authorizationId,
         now);
