@@ -23,7 +23,10 @@ import java.util.List;
 
 /**
  * Reads receipt files and splits them into receipts. A file holds one receipt (a JSON object), a
- * JSON array of receipts, or NDJSON (one receipt per line, blank lines ignored).
+ * JSON array of receipts, or NDJSON (one receipt per line, blank lines ignored). Wherever a receipt
+ * may stand, so may the envelope {@code GET /v1/receipts/{id}} answers for a signed receipt, {@code
+ * {"status":"signed","receipt":{...}}}: it stands for the receipt inside it, so a saved server
+ * response can be verified as it is.
  *
  * <p>Only the container is parsed here, leniently; each receipt's text is handed to the verifier
  * exactly as given (an array element as its own slice of the file), so the verifier's strict parse
@@ -106,7 +109,7 @@ final class ReceiptInputs {
     if (problem == null) {
       char first = text.strip().charAt(0);
       if (first == '{') {
-        return List.of(new ReceiptEntry(source, text, null));
+        return List.of(objectEntry(source, text));
       }
       if (first == '[') {
         return arrayElements(source, text);
@@ -135,7 +138,10 @@ final class ReceiptInputs {
         throw new InputException(
             source + " line " + (i + 1) + " is not valid JSON (NDJSON input): " + problem);
       }
-      entries.add(new ReceiptEntry(source + ":" + (i + 1), line, null));
+      entries.add(
+          line.strip().startsWith("{")
+              ? objectEntry(source + ":" + (i + 1), line)
+              : new ReceiptEntry(source + ":" + (i + 1), line, null));
     }
     return entries;
   }
@@ -155,7 +161,7 @@ final class ReceiptInputs {
           if (start < 0 || end <= start || end > text.length()) {
             throw new InputException(at + ": cannot locate the element's text");
           }
-          entries.add(new ReceiptEntry(at, text.substring((int) start, (int) end), null));
+          entries.add(objectEntry(at, text.substring((int) start, (int) end)));
         } else {
           JsonNode value = LENIENT.readTree(p);
           entries.add(new ReceiptEntry(at, null, value));
@@ -165,6 +171,51 @@ final class ReceiptInputs {
       throw new InputException(source + " is not valid JSON: " + describe(e));
     }
     return entries;
+  }
+
+  /**
+   * The entry for one JSON object's text: the receipt inside a signed-receipt envelope, sliced from
+   * the text exactly as given so the verifier's strict parse still sees its bytes, or else the
+   * object itself, taken as a receipt.
+   */
+  static ReceiptEntry objectEntry(String source, String text) {
+    String inner = signedEnvelopeReceipt(text);
+    return new ReceiptEntry(source, inner != null ? inner : text, null);
+  }
+
+  /**
+   * The text of the {@code receipt} member when {@code text} is an object with exactly the members
+   * {@code status} (the string {@code signed}) and {@code receipt} (an object), each once; else
+   * {@code null}. Anything else, a pending envelope included, is left to fail as a receipt.
+   */
+  private static String signedEnvelopeReceipt(String text) {
+    try (JsonParser p = LENIENT.createParser(text)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return null;
+      }
+      String status = null;
+      String receipt = null;
+      for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+        String name = p.currentName();
+        JsonToken value = p.nextToken();
+        if ("status".equals(name) && status == null && value == JsonToken.VALUE_STRING) {
+          status = p.getText();
+        } else if ("receipt".equals(name) && receipt == null && value == JsonToken.START_OBJECT) {
+          long start = p.currentTokenLocation().getCharOffset();
+          p.skipChildren();
+          long end = p.currentLocation().getCharOffset();
+          if (start < 0 || end <= start || end > text.length()) {
+            return null;
+          }
+          receipt = text.substring((int) start, (int) end);
+        } else {
+          return null;
+        }
+      }
+      return "signed".equals(status) ? receipt : null;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
   }
 
   /** Returns {@code null} when {@code text} is exactly one JSON value, else what is wrong. */

@@ -25,6 +25,8 @@ import picocli.CommandLine.Parameters;
       "Verifies agentauth receipts offline against a workspace's keys document.",
       "A FILE holds one receipt (a JSON object), a JSON array of receipts, or NDJSON (one"
           + " receipt per line; blank lines ignored). '-' reads standard input.",
+      "A receipt may also be given as the service's GET /v1/receipts/{id} answer,"
+          + " {\"status\":\"signed\",\"receipt\":{...}}.",
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

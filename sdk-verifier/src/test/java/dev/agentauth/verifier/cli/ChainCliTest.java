@@ -64,6 +64,26 @@ class ChainCliTest {
   }
 
   @Test
+  void aChainSavedAsTheServicesReceiptAnswersIsVerifiedTheSame() {
+    StringBuilder answers = new StringBuilder();
+    for (ObjectNode receipt : validChain()) {
+      answers
+          .append("{\"status\":\"signed\",\"receipt\":")
+          .append(CliFixtures.json(receipt))
+          .append("}\n");
+    }
+    String file = write(dir, "answers.ndjson", answers.toString()).toString();
+
+    Run run = run("verify", "--chain", "--keys", keys, file);
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.outLines())
+        .endsWith(
+            "CHAIN   " + AUTH + "  VALID (5 receipts)",
+            "5 receipts: 5 valid, 0 invalid; 1 chain: 1 valid, 0 invalid");
+  }
+
+  @Test
   void withoutChainTheSameReceiptsOnlyVerifyOneByOne() {
     List<ObjectNode> chain = validChain();
     chain.remove(0);

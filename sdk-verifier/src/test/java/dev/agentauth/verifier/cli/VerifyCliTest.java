@@ -158,6 +158,84 @@ class VerifyCliTest {
             "2 receipts: 2 valid, 0 invalid");
   }
 
+  /** The service's {@code GET /v1/receipts/{id}} answer for a signed receipt. */
+  private static String envelope(String receiptText) {
+    return "{\"status\": \"signed\", \"receipt\": " + receiptText + "}";
+  }
+
+  @Test
+  void signedReceiptEnvelopesFromTheServiceAreVerifiedAsTheirReceipts() {
+    String one = file("answer.json", envelope(json(scope("01JA", "11:00", "allow"))));
+    String array =
+        file(
+            "answers.json",
+            "["
+                + envelope(json(scope("01JB", "11:01", "deny")))
+                + ","
+                + json(scope("01JC", "11:02", "allow"))
+                + "]");
+    String lines =
+        file(
+            "answers.ndjson",
+            json(scope("01JD", "11:03", "allow"))
+                + "\n"
+                + envelope(json(scope("01JE", "11:04", "allow")))
+                + "\n");
+
+    Run run = run("verify", "--keys", keys, one, array, lines);
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.outLines())
+        .containsExactly(
+            "VALID   01JA  (allow email.send)",
+            "VALID   01JB  (deny email.send)",
+            "VALID   01JC  (allow email.send)",
+            "VALID   01JD  (allow email.send)",
+            "VALID   01JE  (allow email.send)",
+            "5 receipts: 5 valid, 0 invalid");
+  }
+
+  @Test
+  void aReceiptInsideAnEnvelopeIsCheckedAsStrictlyAsABareOne() {
+    ObjectNode tampered = scope("01JT", "11:00", "allow");
+    tampered.put("user_id", "user_attacker");
+    String valid = json(scope("01JD", "11:01", "allow"));
+    // The same receipt with one member repeated: the verifier must see the envelope's exact text.
+    String duplicated = valid.replaceFirst("\\{", "{\"scope\":\"email.send\",");
+    String file = file("bad.ndjson", envelope(json(tampered)) + "\n" + envelope(duplicated) + "\n");
+
+    Run run = run("verify", "--keys", keys, file);
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.outLines()).hasSize(3).last().isEqualTo("2 receipts: 0 valid, 2 invalid");
+    assertThat(run.outLines().get(0))
+        .startsWith("INVALID 01JT  SIGNATURE: signature verification failed");
+    assertThat(run.outLines().get(1)).startsWith("INVALID (").contains("Duplicate field 'scope'");
+  }
+
+  @Test
+  void onlyAnExactSignedEnvelopeIsUnwrapped() {
+    String receipt = json(scope("01JA", "11:00", "allow"));
+    String file =
+        file(
+            "not-envelopes.ndjson",
+            String.join(
+                "\n",
+                // still being signed: nothing to verify yet
+                "{\"status\":\"pending\",\"receipt_id\":\"01JP\",\"ready_at_estimate\":"
+                    + "\"2026-06-01T11:00:00.050Z\",\"url\":\"http://x/v1/receipts/01JP\"}",
+                "{\"status\":\"pending\",\"receipt\":" + receipt + "}",
+                "{\"status\":\"signed\",\"receipt\":" + receipt + ",\"extra\":1}",
+                "{\"status\":\"signed\",\"receipt\":" + receipt + ",\"receipt\":" + receipt + "}",
+                "{\"status\":\"signed\"}"));
+
+    Run run = run("verify", "--keys", keys, file);
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.outLines()).last().isEqualTo("5 receipts: 0 valid, 5 invalid");
+    assertThat(run.outLines().subList(0, 5)).allMatch(l -> l.startsWith("INVALID "));
+  }
+
   @Test
   void arrayElementsThatAreNotObjectsAreInvalidReceipts() {
     String receipt = json(scope("01JA", "11:00", "allow"));
