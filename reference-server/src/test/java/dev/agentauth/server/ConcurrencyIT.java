@@ -12,6 +12,7 @@ import static dev.agentauth.server.CheckFixtures.resolveOk;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentauth.server.ServerHarness.Resp;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +34,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Counters, budget, confirmation nonces and escalation approvals change atomically with the
  * decision: under concurrent requests, allows never exceed {@code max_per_day}, spend never passes
- * the limit, an approval yields exactly one allow, and a nonce or escalation is resolved once.
+ * the limit, an approval yields exactly one allow, a nonce or escalation is resolved once, and a
+ * workspace is created once.
  */
 class ConcurrencyIT {
   private static final int THREADS = 64;
@@ -182,6 +184,42 @@ class ConcurrencyIT {
     assertThat(newEscalations.stream().distinct().count()).isEqualTo(1);
     assertThat(escalation(h, e).path("approval_consumed_at").isNull()).isFalse();
     assertThat(h.verifyChain(id)).isEqualTo(1 + 1 + 1 + THREADS);
+  }
+
+  @Test
+  void concurrentCreatesOfOneWorkspaceHaveOneWinner() {
+    int n = 16;
+    List<Resp> answers =
+        race(
+            n,
+            i ->
+                h.admin(
+                    "/admin/v1/workspaces",
+                    h.json(
+                        "{\"workspace_id\":\"ws_race\",\"plan\":\""
+                            + (i % 2 == 0 ? "pro" : "free")
+                            + "\"}")));
+    List<Resp> created = answers.stream().filter(r -> r.status() == 201).toList();
+    assertThat(created).hasSize(1);
+    for (Resp r : answers) {
+      if (r != created.get(0)) {
+        assertThat(r.status()).as(r.raw()).isEqualTo(409);
+        assertThat(r.code()).isEqualTo("workspace_exists");
+      }
+    }
+    // The one workspace is the winner's: its plan, and the one signing key its creation made.
+    boolean pro = created.get(0).body().path("plan").asText().equals("pro");
+    Resp key = h.admin("/admin/v1/workspaces/ws_race/api-keys", null);
+    assertThat(key.status()).as(key.raw()).isEqualTo(201);
+    h.useApiKey(key.body().path("api_key").asText());
+    ObjectNode escalated =
+        h.json(
+            "{\"user_id\":\"user_1\",\"agent_id\":\"agent_1\","
+                + "\"scopes\":[{\"name\":\"pay.send\"}],\"requires_escalation_for\":[\"pay.send\"],"
+                + "\"expires_at\":\"2026-11-23T10:00:00Z\"}");
+    Resp r = h.post("/v1/authorizations", escalated);
+    assertThat(r.status()).as(r.raw()).isEqualTo(pro ? 201 : 402);
+    assertThat(h.keys("ws_race").path("keys")).hasSize(1);
   }
 
   @Test
