@@ -23,7 +23,7 @@ public record EscalationRow(
 
   /** The status as seen at {@code now}: a pending escalation past its lifetime is expired. */
   public String effectiveStatus(Instant now) {
-    return "pending".equals(status) && !now.isBefore(expiresAt) ? "expired" : status;
+    return PENDING.equals(status) && !now.isBefore(expiresAt) ? "expired" : status;
   }
 
   public EscalationRow resolved(
