@@ -28,59 +28,43 @@ public record EscalationRow(
 
   public EscalationRow resolved(
       String resolution, String by, Instant at, String withNote, Instant approvalUntil) {
-    return new EscalationRow(
-        workspaceId,
-        escalationId,
-        authorizationId,
-        scope,
-        resource,
-        resolution,
-        escalationTo,
-        createdAt,
-        expiresAt,
-        by,
-        at,
-        withNote,
-        approvalUntil,
-        null);
+    return changed(resolution, expiresAt, by, at, withNote, approvalUntil, null);
   }
 
   /**
    * This pending escalation with its lifetime ended at {@code at} (its authorization's revocation).
    */
   public EscalationRow expiringAt(Instant at) {
-    return new EscalationRow(
-        workspaceId,
-        escalationId,
-        authorizationId,
-        scope,
-        resource,
-        status,
-        escalationTo,
-        createdAt,
-        at,
-        resolvedBy,
-        resolvedAt,
-        note,
-        approvalExpiresAt,
-        approvalConsumedAt);
+    return changed(status, at, resolvedBy, resolvedAt, note, approvalExpiresAt, approvalConsumedAt);
   }
 
   public EscalationRow approvalConsumed(Instant at) {
+    return changed(status, expiresAt, resolvedBy, resolvedAt, note, approvalExpiresAt, at);
+  }
+
+  /** A copy with the members that change after creation replaced. */
+  private EscalationRow changed(
+      String newStatus,
+      Instant newExpiresAt,
+      String newResolvedBy,
+      Instant newResolvedAt,
+      String newNote,
+      Instant newApprovalExpiresAt,
+      Instant newApprovalConsumedAt) {
     return new EscalationRow(
         workspaceId,
         escalationId,
         authorizationId,
         scope,
         resource,
-        status,
+        newStatus,
         escalationTo,
         createdAt,
-        expiresAt,
-        resolvedBy,
-        resolvedAt,
-        note,
-        approvalExpiresAt,
-        at);
+        newExpiresAt,
+        newResolvedBy,
+        newResolvedAt,
+        newNote,
+        newApprovalExpiresAt,
+        newApprovalConsumedAt);
   }
 }

@@ -411,22 +411,7 @@ public final class MemoryStore implements Store {
       if (row == null || row.isSigned()) {
         return false;
       }
-      put(
-          t,
-          receiptId,
-          new ReceiptRow(
-              row.workspaceId(),
-              row.receiptId(),
-              row.authorizationId(),
-              row.userId(),
-              row.resource(),
-              row.sessionId(),
-              row.scope(),
-              row.event(),
-              row.decision(),
-              row.issuedAt(),
-              row.payloadJson(),
-              Objects.requireNonNull(signedJson)));
+      put(t, receiptId, row.withSignedJson(Objects.requireNonNull(signedJson)));
       remove(pending, receiptId);
       return true;
     }

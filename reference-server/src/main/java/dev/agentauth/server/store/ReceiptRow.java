@@ -24,4 +24,21 @@ public record ReceiptRow(
   public boolean isSigned() {
     return signedJson != null;
   }
+
+  /** This receipt with its signed form. */
+  public ReceiptRow withSignedJson(String signed) {
+    return new ReceiptRow(
+        workspaceId,
+        receiptId,
+        authorizationId,
+        userId,
+        resource,
+        sessionId,
+        scope,
+        event,
+        decision,
+        issuedAt,
+        payloadJson,
+        signed);
+  }
 }

@@ -193,6 +193,26 @@ public abstract class StoreConformance {
         null);
   }
 
+  /** An authorization in {@code WS_A} of {@code payments.charge} with a daily limit and budget. */
+  protected static AuthorizationRow chargeAuthorization(String id, long maxPerDay, long budget) {
+    return new AuthorizationRow(
+        WS_A,
+        id,
+        "user_1",
+        "agent_1",
+        null,
+        List.of(new ScopeRule("payments.charge", maxPerDay, null, null)),
+        List.of(),
+        List.of(),
+        Map.of(),
+        at(86_400),
+        budget,
+        0L,
+        T0,
+        null,
+        null);
+  }
+
   protected static String payloadJson(String receiptId, String decision) {
     // Canonical JSON (sorted keys, no whitespace) that a JSON column type would reformat.
     return "{\"decision\":\""
@@ -243,19 +263,7 @@ public abstract class StoreConformance {
   }
 
   protected static ReceiptRow signed(ReceiptRow r, String signedJson) {
-    return new ReceiptRow(
-        r.workspaceId(),
-        r.receiptId(),
-        r.authorizationId(),
-        r.userId(),
-        r.resource(),
-        r.sessionId(),
-        r.scope(),
-        r.event(),
-        r.decision(),
-        r.issuedAt(),
-        r.payloadJson(),
-        signedJson);
+    return r.withSignedJson(signedJson);
   }
 
   protected static String signedJson(ReceiptRow r, String sig) {
@@ -2478,25 +2486,7 @@ public abstract class StoreConformance {
     long maxPerDay = 60;
     long budget = 1_000;
     long price = 13; // 76 purchases fit: 988
-    write(
-        tx ->
-            tx.insertAuthorization(
-                new AuthorizationRow(
-                    WS_A,
-                    authId(1),
-                    "user_1",
-                    "agent_1",
-                    null,
-                    List.of(new ScopeRule("payments.charge", maxPerDay, null, null)),
-                    List.of(),
-                    List.of(),
-                    Map.of(),
-                    at(86_400),
-                    budget,
-                    0L,
-                    T0,
-                    null,
-                    null)));
+    write(tx -> tx.insertAuthorization(chargeAuthorization(authId(1), maxPerDay, budget)));
     List<long[]> results =
         runConcurrently(
             threads,
@@ -2558,23 +2548,7 @@ public abstract class StoreConformance {
     write(
         tx -> {
           for (int a = 1; a <= auths; a++) {
-            tx.insertAuthorization(
-                new AuthorizationRow(
-                    WS_A,
-                    authId(a),
-                    "user_1",
-                    "agent_1",
-                    null,
-                    List.of(new ScopeRule("payments.charge", maxPerDay, null, null)),
-                    List.of(),
-                    List.of(),
-                    Map.of(),
-                    at(86_400),
-                    budget,
-                    0L,
-                    T0,
-                    null,
-                    null));
+            tx.insertAuthorization(chargeAuthorization(authId(a), maxPerDay, budget));
           }
         });
     List<List<String>> committed =

@@ -328,6 +328,22 @@ public final class JdbcStore implements Store {
   }
 
   /**
+   * Runs {@code jobs} as one group on {@code base}'s transaction: locks their authorizations, runs
+   * each job, then writes what the group held back. False when the group must be rolled back and
+   * its jobs run again alone; a statement that fails throws.
+   */
+  private static boolean runGroupOn(JdbcTx base, List<Job<?>> jobs) {
+    GroupTx g = new GroupTx(base, base.lockForGroup(keysOf(jobs)));
+    for (Job<?> job : jobs) {
+      if (!runInGroup(g, job)) {
+        return false;
+      }
+    }
+    g.flush();
+    return true;
+  }
+
+  /**
    * Runs one job of a group; false when the group must be rolled back: a statement failed (the
    * transaction may be aborted) or the job failed after statements it caused had run.
    */
@@ -530,17 +546,7 @@ public final class JdbcStore implements Store {
       writer.exec("SAVEPOINT grouped");
       boolean ok;
       try {
-        GroupTx g = new GroupTx(writerTx, writerTx.lockForGroup(keysOf(grouped)));
-        ok = true;
-        for (Job<?> job : grouped) {
-          if (!runInGroup(g, job)) {
-            ok = false;
-            break;
-          }
-        }
-        if (ok) {
-          g.flush();
-        }
+        ok = runGroupOn(writerTx, grouped);
       } catch (RuntimeException e) {
         log.debug("group failed; running its jobs alone", e);
         ok = false;
@@ -783,14 +789,9 @@ public final class JdbcStore implements Store {
       TrackedStatements statements = new TrackedStatements(c);
       boolean done = false;
       try {
-        JdbcTx base = tx(statements);
-        GroupTx g = new GroupTx(base, base.lockForGroup(keysOf(batch)));
-        for (Job<?> job : batch) {
-          if (!runInGroup(g, job)) {
-            return false;
-          }
+        if (!runGroupOn(tx(statements), batch)) {
+          return false;
         }
-        g.flush();
         statements.closeAll();
         try {
           c.commit();
