@@ -7,7 +7,12 @@
 #   AUTHS (default 32): authorizations the checks are spread over, round-robin; AUTHS=1 puts every
 #   check on one authorization (one row lock, so PostgreSQL commits them one at a time).
 #   WARMUP (default 20 s: the JIT keeps compiling for a while on a small machine), CONNS (default 32), PG_URL (default jdbc:postgresql://127.0.0.1:5432/test?user=postgres),
-#   STORES (default "memory sqlite postgres"), JAVA_OPTS (default -Xms3g -Xmx3g -XX:+UseZGC: the
+#   ROUNDS (default 1): repeats memory, SQLite and PostgreSQL in turn and prints each round's ratios
+#   and their medians; on a shared VM the machine's speed drifts from minute to minute, so one
+#   round's ratio can be off by several points.
+#   JAR (default reference-server/target/agentauth-server.jar): the server jar to run.
+#   STORES (default "memory sqlite postgres"), LOG_DIR (keeps each server's log there as
+#   server-<store>.log), JAVA_OPTS (default -Xms3g -Xmx3g -XX:+UseZGC: the
 #   memory store keeps every receipt on the heap, and with 1 GiB it filled the heap within the run
 #   and stalled on allocation, which understated its rate by almost half).
 # The "unsigned" column is the signing backlog when the load stops: a store that answers checks
@@ -18,11 +23,12 @@ cd "$(dirname "$0")/../.."
 DUR="${1:-15}"
 CONNS="${CONNS:-32}"
 WARMUP="${WARMUP:-20}"
+ROUNDS="${ROUNDS:-1}"
 AUTHS="${AUTHS:-32}"
 PORT="${PORT:-18182}"
 STORES="${STORES:-memory sqlite postgres}"
 PG_URL="${PG_URL:-jdbc:postgresql://127.0.0.1:5432/test?user=postgres}"
-JAR=reference-server/target/agentauth-server.jar
+JAR="${JAR:-reference-server/target/agentauth-server.jar}"
 KEY="sk_$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=' | head -c 43)"
 BASE="http://127.0.0.1:$PORT"
 EXP=$(date -u -d '+300 days' +%Y-%m-%dT%H:%M:%SZ)
@@ -55,13 +61,17 @@ start_server() { # $1 = store spec
   done
   export AGENTAUTH_API_KEY="$KEY" AGENTAUTH_AUTHORIZATION_ID="${IDS%%,*}" AGENTAUTH_AUTHORIZATION_IDS="$IDS"
 }
-stop_server() {
+stop_server() { # $1 = store name, for LOG_DIR
   kill "$PID" 2>/dev/null || true
   wait "$PID" 2>/dev/null || true
   PID=
+  if [ -n "${LOG_DIR:-}" ]; then mkdir -p "$LOG_DIR" && cp "$WORK/log" "$LOG_DIR/server-$1.log"; fi
 }
 
 declare -A RATE P50 P99 BACKLOG
+ROWS="$WORK/rows"
+: >"$ROWS"
+for round in $(seq 1 "$ROUNDS"); do
 for store in $STORES; do
   case "$store" in
     memory) spec=memory ;;
@@ -73,22 +83,40 @@ for store in $STORES; do
     *) echo "unknown store $store" >&2; exit 2 ;;
   esac
   start_server "$spec"
-  echo "# $store: warm-up (${WARMUP}s)"
+  echo "# round $round/$ROUNDS, $store: warm-up (${WARMUP}s)"
   wrk -t1 -c"$CONNS" -d"${WARMUP}s" -s benchmarks/load/check.lua "$BASE" >/dev/null
-  echo "# $store: /v1/check saturation (${DUR}s, $CONNS connections, $AUTHS authorizations)"
+  echo "# round $round/$ROUNDS, $store: /v1/check saturation (${DUR}s, $CONNS connections, $AUTHS authorizations)"
   OUT=$(wrk -t1 -c"$CONNS" -d"${DUR}s" --latency -s benchmarks/load/check.lua "$BASE" | tee /dev/stderr)
   RATE[$store]=$(echo "$OUT" | grep -Eo 'Requests/sec: *[0-9.]+' | awk '{print $2}')
   P50[$store]=$(echo "$OUT" | awk '$1=="50%"{print $2}')
   P99[$store]=$(echo "$OUT" | awk '$1=="99%"{print $2}')
   # Receipts answered but not yet signed when the load stops: the signers' lag behind the checks.
   BACKLOG[$store]=$(curl -sf "$BASE/metrics" | awk '$1=="agentauth_signing_backlog"{printf "%.0f", $2}')
-  stop_server
+  stop_server "$store"
+done
+for store in $STORES; do
+  pct=$(python3 -c "m='${RATE[memory]:-}'; print('%.1f' % (100*float('${RATE[$store]}')/float(m)) if m else '-')")
+  printf '%-6s %-9s %10.0f %9s %9s %12s %9s\n' "$round" "$store" "${RATE[$store]}" "${P50[$store]}" "${P99[$store]}" "$pct" "${BACKLOG[$store]:--}" >>"$ROWS"
+done
 done
 
 echo
-echo "== results ($AUTHS authorizations, $CONNS connections, ${DUR}s each)"
-printf '%-9s %10s %9s %9s %12s %9s\n' store "checks/s" p50 p99 "% of memory" "unsigned"
-for store in $STORES; do
-  pct=$(python3 -c "m='${RATE[memory]:-}'; print('%.1f' % (100*float('${RATE[$store]}')/float(m)) if m else '-')")
-  printf '%-9s %10.0f %9s %9s %12s %9s\n' "$store" "${RATE[$store]}" "${P50[$store]}" "${P99[$store]}" "$pct" "${BACKLOG[$store]:--}"
-done
+echo "== results ($AUTHS authorizations, $CONNS connections, ${WARMUP}s warm-up, ${DUR}s each, $ROUNDS round(s))"
+printf '%-6s %-9s %10s %9s %9s %12s %9s\n' round store "checks/s" p50 p99 "% of memory" "unsigned"
+cat "$ROWS"
+if [ "$ROUNDS" -gt 1 ]; then
+  echo
+  echo "== median over the rounds (each round's ratio is to the memory store of the same round)"
+  python3 - "$ROWS" <<'PY'
+import statistics, sys
+rows = [line.split() for line in open(sys.argv[1]) if line.strip()]
+for store in dict.fromkeys(r[1] for r in rows):
+    mine = [r for r in rows if r[1] == store]
+    rates = [float(r[2]) for r in mine]
+    pcts = [float(r[5]) for r in mine if r[5] != "-"]
+    line = "%-9s %10.0f checks/s" % (store, statistics.median(rates))
+    if pcts:
+        line += "   %5.1f%% of memory (rounds: %s)" % (statistics.median(pcts), ", ".join("%.1f" % p for p in pcts))
+    print(line)
+PY
+fi

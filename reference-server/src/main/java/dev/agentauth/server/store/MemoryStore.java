@@ -408,10 +408,13 @@ public final class MemoryStore implements Store {
     public boolean markSigned(String workspaceId, String receiptId, String signedJson) {
       TreeMap<String, ReceiptRow> t = table(receipts, workspaceId);
       ReceiptRow row = t.get(receiptId);
-      if (row == null || row.isSigned()) {
+      Objects.requireNonNull(signedJson);
+      if (row == null
+          || row.isSigned()
+          || !ReceiptRow.isSignedFormOf(row.payloadJson(), signedJson)) {
         return false;
       }
-      put(t, receiptId, row.withSignedJson(Objects.requireNonNull(signedJson)));
+      put(t, receiptId, row.withSignedJson(signedJson));
       remove(pending, receiptId);
       return true;
     }

@@ -5,7 +5,12 @@ import java.time.Instant;
 /**
  * A receipt. {@code payloadJson} is the unsigned receipt object (every member but {@code
  * signature}) as canonical JSON, fixed at decision time; {@code signedJson} is the complete signed
- * receipt, null while pending. The other columns are copies of payload members kept for filtering.
+ * receipt, null while pending: the payload with a {@code signature} member appended (see {@link
+ * #isSignedFormOf}), which is what lets a store keep only that member. The other columns are copies
+ * of payload members kept for filtering.
+ *
+ * @throws IllegalArgumentException if {@code signedJson} is not {@code payloadJson} with a
+ *     signature member appended
  */
 public record ReceiptRow(
     String workspaceId,
@@ -20,6 +25,30 @@ public record ReceiptRow(
     Instant issuedAt,
     String payloadJson,
     String signedJson) {
+
+  private static final String SIGNATURE_MEMBER = ",\"signature\":{";
+
+  public ReceiptRow {
+    if (signedJson != null && !isSignedFormOf(payloadJson, signedJson)) {
+      throw new IllegalArgumentException(
+          "receipt "
+              + receiptId
+              + ": its signed text must be its payload with a signature member appended");
+    }
+  }
+
+  /**
+   * Whether {@code signed} is {@code payload} with a signature member appended: the payload without
+   * its closing brace, then {@code ,"signature":{…}} and the closing brace.
+   */
+  public static boolean isSignedFormOf(String payload, String signed) {
+    int cut = payload.length() - 1;
+    return payload.endsWith("}")
+        && signed.length() >= cut + SIGNATURE_MEMBER.length() + 2
+        && signed.regionMatches(0, payload, 0, cut)
+        && signed.startsWith(SIGNATURE_MEMBER, cut)
+        && signed.endsWith("}}");
+  }
 
   public boolean isSigned() {
     return signedJson != null;

@@ -276,7 +276,7 @@ class PostgresStoreIT extends StoreConformance {
             dueIds.add(id);
             tx.insertReceipt(pendingReceipt(i % 2 == 0 ? WS_A : WS_B, id, at(-600 + i)));
           }
-          tx.insertReceipt(signed(pendingReceipt(WS_A, ulid(1), at(-900)), "{\"s\":1}"));
+          tx.insertReceipt(signedWith(pendingReceipt(WS_A, ulid(1), at(-900)), "cw"));
           for (int i = 0; i < 3; i++) {
             tx.insertReceipt(pendingReceipt(WS_B, ulid(50 + i), at(i))); // not yet due
           }
@@ -338,7 +338,8 @@ class PostgresStoreIT extends StoreConformance {
                             tx -> {
                               List<String> ids = new ArrayList<>();
                               for (ReceiptRow r : tx.claimPending(at(-60), 3)) {
-                                if (!tx.markSigned(r.workspaceId(), r.receiptId(), "{\"by\":1}")) {
+                                if (!tx.markSigned(
+                                    r.workspaceId(), r.receiptId(), signedJson(r, "Ynk"))) {
                                   throw new IllegalStateException(
                                       "claimed receipt " + r.receiptId() + " was already signed");
                                 }

@@ -56,14 +56,13 @@ class SqliteStoreIT extends StoreConformance {
     assertThat(read((Tx tx) -> tx.pendingReceipts(null, 10)))
         .extracting(ReceiptRow::receiptId)
         .containsExactly(ulid(1));
-    assertThat(store.inTransaction((Tx tx) -> tx.markSigned(WS_A, ulid(1), "{\"signed\":1}")))
-        .isTrue();
+    String text = signedJson(pendingReceipt(WS_A, ulid(1), at(0)), "c2lnbmVk");
+    assertThat(store.inTransaction((Tx tx) -> tx.markSigned(WS_A, ulid(1), text))).isTrue();
     write(tx -> tx.addAllowCount(WS_A, authId(1), "calendar.read", DAY, 1));
     reopen(key);
     read(
         tx -> {
-          assertThat(tx.receipt(WS_A, ulid(1)).orElseThrow().signedJson())
-              .isEqualTo("{\"signed\":1}");
+          assertThat(tx.receipt(WS_A, ulid(1)).orElseThrow().signedJson()).isEqualTo(text);
           assertThat(tx.pendingReceipts(null, 10)).isEmpty();
           assertThat(tx.allowCount(WS_A, authId(1), "calendar.read", DAY)).isEqualTo(4);
           return null;

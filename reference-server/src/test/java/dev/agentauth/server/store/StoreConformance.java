@@ -266,6 +266,11 @@ public abstract class StoreConformance {
     return r.withSignedJson(signedJson);
   }
 
+  /** {@code r} signed, with {@code sig} as the signature value. */
+  protected static ReceiptRow signedWith(ReceiptRow r, String sig) {
+    return r.withSignedJson(signedJson(r, sig));
+  }
+
   protected static String signedJson(ReceiptRow r, String sig) {
     return r.payloadJson().substring(0, r.payloadJson().length() - 1)
         + ",\"signature\":{\"alg\":\"Ed25519\",\"key_id\":\"ws_a/01jdq4\",\"value\":\""
@@ -534,9 +539,9 @@ public abstract class StoreConformance {
           assertThat(tx.pendingReceipts(null, 10))
               .extracting(ReceiptRow::receiptId)
               .contains(ulid(1));
-          assertThat(tx.markSigned(WS_A, ulid(1), "{\"signed\":true}")).isTrue();
-          assertThat(tx.receipt(WS_A, ulid(1)).orElseThrow().signedJson())
-              .isEqualTo("{\"signed\":true}");
+          String text = signedJson(pendingReceipt(WS_A, ulid(1), at(0)), "c2lnbmVk");
+          assertThat(tx.markSigned(WS_A, ulid(1), text)).isTrue();
+          assertThat(tx.receipt(WS_A, ulid(1)).orElseThrow().signedJson()).isEqualTo(text);
         });
   }
 
@@ -1773,7 +1778,7 @@ public abstract class StoreConformance {
             at(1),
             "{\"event\":\"workspace.key_rotated\"}",
             null);
-    ReceiptRow alreadySigned = signed(pendingReceipt(WS_A, ulid(3), at(2)), "{\"s\":  1 }");
+    ReceiptRow alreadySigned = signedWith(pendingReceipt(WS_A, ulid(3), at(2)), "cyAgMQ");
     write(
         tx -> {
           tx.insertReceipt(r1);
@@ -2023,7 +2028,7 @@ public abstract class StoreConformance {
   void pendingReceiptsSpanWorkspacesInIdOrder() {
     ReceiptRow a1 = pendingReceipt(WS_A, ulid(1), at(0));
     ReceiptRow b2 = pendingReceipt(WS_B, ulid(2), at(1));
-    ReceiptRow a3 = signed(pendingReceipt(WS_A, ulid(3), at(2)), "{\"signed\":3}");
+    ReceiptRow a3 = signedWith(pendingReceipt(WS_A, ulid(3), at(2)), "Mw");
     ReceiptRow b4 = pendingReceipt(WS_B, ulid(4), at(3));
     ReceiptRow a5 = pendingReceipt(WS_A, ulid(5), at(4));
     write(
@@ -2046,7 +2051,7 @@ public abstract class StoreConformance {
           assertThat(tx.pendingReceipts(ulid(5), 10)).isEmpty();
           return null;
         });
-    assertThat(store.inTransaction((Tx tx) -> tx.markSigned(WS_B, ulid(2), "{\"signed\":2}")))
+    assertThat(store.inTransaction((Tx tx) -> tx.markSigned(WS_B, ulid(2), signedJson(b2, "Mg"))))
         .isTrue();
     assertThat(read((Tx tx) -> tx.pendingReceipts(null, 10))).containsExactly(a1, b4, a5);
   }
@@ -2055,7 +2060,7 @@ public abstract class StoreConformance {
   void claimPendingReturnsPendingReceiptsIssuedStrictlyBefore() {
     ReceiptRow a1 = pendingReceipt(WS_A, ulid(1), at(0));
     ReceiptRow b2 = pendingReceipt(WS_B, ulid(2), at(1));
-    ReceiptRow a3 = signed(pendingReceipt(WS_A, ulid(3), at(-100)), "{\"signed\":3}");
+    ReceiptRow a3 = signedWith(pendingReceipt(WS_A, ulid(3), at(-100)), "Mw");
     ReceiptRow b4 = pendingReceipt(WS_B, ulid(4), at(2));
     ReceiptRow a5 = pendingReceipt(WS_A, ulid(5), at(-50)); // newer id, issued earlier
     write(
@@ -2132,7 +2137,7 @@ public abstract class StoreConformance {
   @Test
   void markSignedAllStoresEachPendingReceiptOnceAndReportsWhichItStored() {
     ReceiptRow r1 = pendingReceipt(WS_A, ulid(1), at(0));
-    ReceiptRow r2 = signed(pendingReceipt(WS_A, ulid(2), at(0)), "{\"original\":2}");
+    ReceiptRow r2 = signedWith(pendingReceipt(WS_A, ulid(2), at(0)), "b3JpZ2luYWw");
     ReceiptRow r3 = pendingReceipt(WS_B, ulid(3), at(0));
     write(
         tx -> {
@@ -2165,7 +2170,8 @@ public abstract class StoreConformance {
   @Test
   void markSignedStoresOnceThenReturnsFalseAndKeepsTheFirstSignature() {
     ReceiptRow r = pendingReceipt(WS_A, ulid(1), at(0));
-    ReceiptRow signedAtInsert = signed(pendingReceipt(WS_A, ulid(2), at(0)), "{\"original\":1}");
+    ReceiptRow pending2 = pendingReceipt(WS_A, ulid(2), at(0));
+    ReceiptRow signedAtInsert = signed(pending2, signedJson(pending2, "b3JpZ2luYWw"));
     write(
         tx -> {
           tx.insertReceipt(r);
@@ -2192,15 +2198,46 @@ public abstract class StoreConformance {
           return null;
         });
     // Within one transaction the second call also sees the first.
-    write(tx -> tx.insertReceipt(pendingReceipt(WS_A, ulid(3), at(0))));
+    ReceiptRow r3 = pendingReceipt(WS_A, ulid(3), at(0));
+    write(tx -> tx.insertReceipt(r3));
     store.inTransaction(
         tx -> {
-          assertThat(tx.markSigned(WS_A, ulid(3), "{\"a\":1}")).isTrue();
-          assertThat(tx.markSigned(WS_A, ulid(3), "{\"b\":2}")).isFalse();
+          assertThat(tx.markSigned(WS_A, ulid(3), signedJson(r3, "YQ"))).isTrue();
+          assertThat(tx.markSigned(WS_A, ulid(3), signedJson(r3, "Yg"))).isFalse();
           return null;
         });
     assertThat(read((Tx tx) -> tx.receipt(WS_A, ulid(3))).orElseThrow().signedJson())
-        .isEqualTo("{\"a\":1}");
+        .isEqualTo(signedJson(r3, "YQ"));
+  }
+
+  @Test
+  void markSignedRefusesATextThatIsNotThePayloadWithASignatureMemberAppended() {
+    ReceiptRow r = pendingReceipt(WS_A, ulid(1), at(0));
+    ReceiptRow other = pendingReceipt(WS_A, ulid(2), at(0));
+    write(
+        tx -> {
+          tx.insertReceipt(r);
+          tx.insertReceipt(other);
+        });
+    String good = signedJson(r, "Z29vZA");
+    List<String> refused =
+        List.of(
+            "{\"signed\":true}", // no signature member
+            signedJson(other, "b3RoZXI"), // another receipt's payload
+            good.substring(0, good.length() - 1), // truncated
+            r.payloadJson()); // the payload alone
+    for (String text : refused) {
+      assertThat(store.inTransaction((Tx tx) -> tx.markSigned(WS_A, ulid(1), text)))
+          .as(text)
+          .isFalse();
+    }
+    List<Tx.Signed> batch = refused.stream().map(t -> new Tx.Signed(WS_A, ulid(1), t)).toList();
+    assertThat(store.inTransaction((Tx tx) -> tx.markSignedAll(batch)))
+        .containsExactly(false, false, false, false);
+    assertThat(read((Tx tx) -> tx.receipt(WS_A, ulid(1)))).contains(r);
+    assertThat(read((Tx tx) -> tx.pendingReceipts(null, 10))).containsExactly(r, other);
+    assertThat(store.inTransaction((Tx tx) -> tx.markSigned(WS_A, ulid(1), good))).isTrue();
+    assertThat(read((Tx tx) -> tx.receipt(WS_A, ulid(1)))).contains(signed(r, good));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -2354,7 +2391,12 @@ public abstract class StoreConformance {
                       tx.upsertBundle(bundle(WS_A, "new-bundle", "agent_other", at(10)));
                       tx.insertTombstone(new TombstoneRow(WS_A, "doc:new", null, T0));
                       tx.insertReceipt(pendingReceipt(WS_A, ulid(2), at(3)));
-                      assertThat(tx.markSigned(WS_A, ulid(1), "{\"signed\":1}")).isTrue();
+                      assertThat(
+                              tx.markSigned(
+                                  WS_A,
+                                  ulid(1),
+                                  signedJson(pendingReceipt(WS_A, ulid(1), at(0)), "MQ")))
+                          .isTrue();
                       tx.insertIdempotency(idem("a".repeat(64), "idem-2", new byte[] {1}, T0));
                       assertThat(tx.purgeIdempotency(T0)).isEqualTo(1);
                       tx.lock("rollback-test");

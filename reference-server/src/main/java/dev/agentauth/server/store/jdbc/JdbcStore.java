@@ -135,12 +135,18 @@ public final class JdbcStore implements Store {
   }
 
   private void migrate(DataSource ds) {
-    Flyway.configure()
-        .dataSource(ds)
-        .locations("classpath:db/migration/" + dialect.migrations)
-        .failOnMissingLocations(true)
-        .load()
-        .migrate();
+    try {
+      Flyway.configure()
+          .dataSource(ds)
+          .locations("classpath:db/migration/" + dialect.migrations)
+          .failOnMissingLocations(true)
+          .load()
+          .migrate();
+    } catch (org.flywaydb.core.api.FlywayException e) {
+      // A failed migration rolled back; the database is as it was before this start.
+      throw new StoreException(
+          "cannot migrate the schema of " + description + ": " + e.getMessage(), e);
+    }
   }
 
   /** Records a value sealed with the master key on first open and checks it on every later one. */
@@ -385,7 +391,14 @@ public final class JdbcStore implements Store {
         wc.setJournalMode(SQLiteConfig.JournalMode.WAL);
         wc.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
         wc.setCacheSize(-65_536); // 64 MiB of page cache for the writer
+        // The batch's savepoints keep their undo pages in memory, not in a temporary file that
+        // would be created and unlinked for every batch (and need a writable temp directory).
+        wc.setTempStore(SQLiteConfig.TempStore.MEMORY);
         writer = new CachedConnection(wc.createConnection(url));
+      } catch (SQLException e) {
+        throw new StoreException("cannot open SQLite database " + file + ": " + e.getMessage(), e);
+      }
+      try {
         SQLiteDataSource ds = new SQLiteDataSource(config());
         ds.setUrl(url);
         migrate(ds);
@@ -396,8 +409,12 @@ public final class JdbcStore implements Store {
           allReaders.add(c);
           readers.add(c);
         }
-      } catch (SQLException e) {
-        throw new StoreException("cannot open SQLite database " + file + ": " + e.getMessage(), e);
+      } catch (SQLException | RuntimeException e) {
+        writer.closeQuietly();
+        allReaders.forEach(CachedConnection::closeQuietly);
+        throw e instanceof StoreException se
+            ? se
+            : new StoreException("cannot open SQLite database " + file + ": " + e.getMessage(), e);
       }
       writerTx = tx(writer);
       thread = new Thread(this::run, "agentauth-sqlite-writer");

@@ -1009,15 +1009,29 @@ final class JdbcTx implements Tx {
         rs.getString(12));
   }
 
-  private static final String INSERT_RECEIPT =
+  private static final String INSERT_RECEIPT_POSTGRES =
       "INSERT INTO receipts ("
           + RECEIPT_COLUMNS
           + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
           + " ON CONFLICT (workspace_id, receipt_id) DO NOTHING";
 
+  /**
+   * SQLite stores a receipt's signature member, not its whole signed text: {@code signed_json} is a
+   * virtual column there that rebuilds the text (migration V3).
+   */
+  private static final String INSERT_RECEIPT_SQLITE =
+      "INSERT INTO receipts ("
+          + RECEIPT_COLUMNS.replace("signed_json", "signature")
+          + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+          + " ON CONFLICT (workspace_id, receipt_id) DO NOTHING";
+
+  private String insertReceiptSql() {
+    return dialect == Dialect.POSTGRES ? INSERT_RECEIPT_POSTGRES : INSERT_RECEIPT_SQLITE;
+  }
+
   @Override
   public void insertReceipt(ReceiptRow row) {
-    int n = update(INSERT_RECEIPT, receiptParams(row));
+    int n = update(insertReceiptSql(), receiptParams(row));
     if (n != 1) {
       throw new StoreException("duplicate receipt id " + row.receiptId());
     }
@@ -1041,7 +1055,7 @@ final class JdbcTx implements Tx {
       return;
     }
     try {
-      PreparedStatement ps = statements.prepare(INSERT_RECEIPT);
+      PreparedStatement ps = statements.prepare(INSERT_RECEIPT_SQLITE);
       for (ReceiptRow row : rows) {
         Object[] params = receiptParams(row);
         for (int i = 0; i < params.length; i++) {
@@ -1056,7 +1070,7 @@ final class JdbcTx implements Tx {
         }
       }
     } catch (SQLException e) {
-      throw failure(INSERT_RECEIPT, e);
+      throw failure(INSERT_RECEIPT_SQLITE, e);
     }
   }
 
@@ -1087,7 +1101,7 @@ final class JdbcTx implements Tx {
     }
   }
 
-  private static Object[] receiptParams(ReceiptRow row) {
+  private Object[] receiptParams(ReceiptRow row) {
     return new Object[] {
       row.workspaceId(),
       row.receiptId(),
@@ -1100,8 +1114,27 @@ final class JdbcTx implements Tx {
       row.decision(),
       row.issuedAt(),
       row.payloadJson(),
-      row.signedJson()
+      dialect == Dialect.POSTGRES || row.signedJson() == null
+          ? row.signedJson()
+          : signatureMember(row.signedJson())
     };
+  }
+
+  private static final String SIGNATURE_MEMBER = ",\"signature\":";
+
+  /**
+   * The value of the {@code signature} member a signed receipt text ends with, or null when the
+   * text does not end with such a member. A signed text is the canonical payload with that member
+   * appended, and canonical JSON escapes every quote inside a string, so the member's name, quoted
+   * and followed by a colon, occurs only where it was appended. (SQLite then checks that the rest
+   * is the stored payload; see {@link #MARK_SIGNED_SQLITE}.)
+   */
+  static String signatureMember(String signedJson) {
+    int at = signedJson.lastIndexOf(SIGNATURE_MEMBER + "{");
+    if (at < 0 || !signedJson.endsWith("}}")) {
+      return null;
+    }
+    return signedJson.substring(at + SIGNATURE_MEMBER.length(), signedJson.length() - 1);
   }
 
   @Override
@@ -1152,7 +1185,8 @@ final class JdbcTx implements Tx {
     StringBuilder sql =
         new StringBuilder("SELECT ")
             .append(RECEIPT_COLUMNS)
-            .append(" FROM receipts WHERE signed_json IS NULL");
+            .append(" FROM receipts WHERE ")
+            .append(unsigned());
     List<Object> params = new ArrayList<>();
     afterAndLimit(sql, params, "receipt_id", afterId, limit);
     return page(query(sql.toString(), JdbcTx::receiptRow, params.toArray()), limit).items();
@@ -1163,7 +1197,9 @@ final class JdbcTx implements Tx {
     return query(
         "SELECT "
             + RECEIPT_COLUMNS
-            + " FROM receipts WHERE signed_json IS NULL AND issued_at < ?"
+            + " FROM receipts WHERE "
+            + unsigned()
+            + " AND issued_at < ?"
             + " ORDER BY receipt_id LIMIT ?"
             + dialect.forUpdateSkipLocked,
         JdbcTx::receiptRow,
@@ -1171,13 +1207,40 @@ final class JdbcTx implements Tx {
         limit);
   }
 
-  private static final String MARK_SIGNED =
+  /**
+   * The condition "not signed yet", in the form the dialect's partial index {@code
+   * receipts_pending} is declared with, so the planner uses it.
+   */
+  private String unsigned() {
+    return dialect == Dialect.POSTGRES ? "signed_json IS NULL" : "signature IS NULL";
+  }
+
+  /**
+   * SQLite stores the signature member only, and only if the given text is exactly the stored
+   * payload with that member appended: the text {@code signed_json} rebuilds is then the one given.
+   */
+  private static final String MARK_SIGNED_SQLITE =
+      "UPDATE receipts SET signature = ?"
+          + " WHERE workspace_id = ? AND receipt_id = ? AND signature IS NULL"
+          + " AND substr(payload_json, 1, length(payload_json) - 1) || ',\"signature\":' || ? || '}'"
+          + " = ?";
+
+  /** PostgreSQL stores the text if it starts with the stored payload and a signature member. */
+  private static final String MARK_SIGNED_POSTGRES =
       "UPDATE receipts SET signed_json = ?"
-          + " WHERE workspace_id = ? AND receipt_id = ? AND signed_json IS NULL";
+          + " WHERE workspace_id = ? AND receipt_id = ? AND signed_json IS NULL"
+          + " AND starts_with(?, left(payload_json, -1) || ',\"signature\":{')";
 
   @Override
   public boolean markSigned(String workspaceId, String receiptId, String signedJson) {
-    return update(MARK_SIGNED, Objects.requireNonNull(signedJson), workspaceId, receiptId) == 1;
+    String member = signatureMember(Objects.requireNonNull(signedJson));
+    if (member == null) {
+      return false;
+    }
+    if (dialect == Dialect.POSTGRES) {
+      return update(MARK_SIGNED_POSTGRES, signedJson, workspaceId, receiptId, signedJson) == 1;
+    }
+    return update(MARK_SIGNED_SQLITE, member, workspaceId, receiptId, member, signedJson) == 1;
   }
 
   /**
@@ -1188,6 +1251,7 @@ final class JdbcTx implements Tx {
       "UPDATE receipts r SET signed_json = v.signed"
           + " FROM unnest(?::text[], ?::text[], ?::text[]) AS v(ws, id, signed)"
           + " WHERE r.workspace_id = v.ws AND r.receipt_id = v.id AND r.signed_json IS NULL"
+          + " AND starts_with(v.signed, left(r.payload_json, -1) || ',\"signature\":{')"
           + " RETURNING r.workspace_id, r.receipt_id";
 
   @Override
@@ -1200,26 +1264,38 @@ final class JdbcTx implements Tx {
       return markSignedAllPostgres(receipts);
     }
     try {
-      PreparedStatement ps = statements.prepare(MARK_SIGNED);
-      for (Signed r : receipts) {
-        ps.setString(1, Objects.requireNonNull(r.signedJson()));
+      PreparedStatement ps = statements.prepare(MARK_SIGNED_SQLITE);
+      List<Integer> batched = new ArrayList<>(receipts.size());
+      for (int i = 0; i < receipts.size(); i++) {
+        Signed r = receipts.get(i);
+        String member = signatureMember(Objects.requireNonNull(r.signedJson()));
+        if (member == null) {
+          continue; // not a signed receipt text: refused, as markSigned refuses it
+        }
+        ps.setString(1, member);
         ps.setString(2, r.workspaceId());
         ps.setString(3, r.receiptId());
+        ps.setString(4, member);
+        ps.setString(5, r.signedJson());
         ps.addBatch();
+        batched.add(i);
+      }
+      if (batched.isEmpty()) {
+        return stored;
       }
       int[] counts = ps.executeBatch();
-      for (int i = 0; i < stored.length; i++) {
-        Signed r = receipts.get(i);
-        stored[i] =
-            counts[i] == Statement.SUCCESS_NO_INFO
+      for (int k = 0; k < counts.length; k++) {
+        Signed r = receipts.get(batched.get(k));
+        stored[batched.get(k)] =
+            counts[k] == Statement.SUCCESS_NO_INFO
                 ? receipt(r.workspaceId(), r.receiptId())
                     .map(row -> r.signedJson().equals(row.signedJson()))
                     .orElse(false)
-                : counts[i] == 1;
+                : counts[k] == 1;
       }
       return stored;
     } catch (SQLException e) {
-      throw failure(MARK_SIGNED, e);
+      throw failure(MARK_SIGNED_SQLITE, e);
     }
   }
 
@@ -1229,7 +1305,9 @@ final class JdbcTx implements Tx {
       Signed r = receipts.get(i);
       columns[0][i] = r.workspaceId();
       columns[1][i] = r.receiptId();
-      columns[2][i] = Objects.requireNonNull(r.signedJson());
+      // A text without a trailing signature member goes in as NULL, which the statement skips.
+      String text = Objects.requireNonNull(r.signedJson());
+      columns[2][i] = signatureMember(text) == null ? null : text;
     }
     java.util.Set<List<String>> updated = new java.util.HashSet<>();
     try {
