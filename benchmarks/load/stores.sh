@@ -86,7 +86,9 @@ for store in $STORES; do
   echo "# round $round/$ROUNDS, $store: warm-up (${WARMUP}s)"
   wrk -t1 -c"$CONNS" -d"${WARMUP}s" -s benchmarks/load/check.lua "$BASE" >/dev/null
   echo "# round $round/$ROUNDS, $store: /v1/check saturation (${DUR}s, $CONNS connections, $AUTHS authorizations)"
-  OUT=$(wrk -t1 -c"$CONNS" -d"${DUR}s" --latency -s benchmarks/load/check.lua "$BASE" | tee /dev/stderr)
+  # (Not tee /dev/stderr: when stderr is a file, tee reopens and truncates it.)
+  OUT=$(wrk -t1 -c"$CONNS" -d"${DUR}s" --latency -s benchmarks/load/check.lua "$BASE")
+  echo "$OUT" >&2
   RATE[$store]=$(echo "$OUT" | grep -Eo 'Requests/sec: *[0-9.]+' | awk '{print $2}')
   P50[$store]=$(echo "$OUT" | awk '$1=="50%"{print $2}')
   P99[$store]=$(echo "$OUT" | awk '$1=="99%"{print $2}')
