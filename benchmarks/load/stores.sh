@@ -72,34 +72,34 @@ declare -A RATE P50 P99 BACKLOG
 ROWS="$WORK/rows"
 : >"$ROWS"
 for round in $(seq 1 "$ROUNDS"); do
-for store in $STORES; do
-  case "$store" in
-    memory) spec=memory ;;
-    sqlite) rm -rf "$WORK/data"; spec="sqlite:$WORK/data/agentauth.db" ;;
-    postgres)
-      SCHEMA="agentauth_bench_$$"
-      psql -q -h 127.0.0.1 -U postgres -d test -c "DROP SCHEMA IF EXISTS $SCHEMA CASCADE; CREATE SCHEMA $SCHEMA" >/dev/null
-      spec="postgres:$PG_URL&currentSchema=$SCHEMA" ;;
-    *) echo "unknown store $store" >&2; exit 2 ;;
-  esac
-  start_server "$spec"
-  echo "# round $round/$ROUNDS, $store: warm-up (${WARMUP}s)"
-  wrk -t1 -c"$CONNS" -d"${WARMUP}s" -s benchmarks/load/check.lua "$BASE" >/dev/null
-  echo "# round $round/$ROUNDS, $store: /v1/check saturation (${DUR}s, $CONNS connections, $AUTHS authorizations)"
-  # (Not tee /dev/stderr: when stderr is a file, tee reopens and truncates it.)
-  OUT=$(wrk -t1 -c"$CONNS" -d"${DUR}s" --latency -s benchmarks/load/check.lua "$BASE")
-  echo "$OUT" >&2
-  RATE[$store]=$(echo "$OUT" | grep -Eo 'Requests/sec: *[0-9.]+' | awk '{print $2}')
-  P50[$store]=$(echo "$OUT" | awk '$1=="50%"{print $2}')
-  P99[$store]=$(echo "$OUT" | awk '$1=="99%"{print $2}')
-  # Receipts answered but not yet signed when the load stops: the signers' lag behind the checks.
-  BACKLOG[$store]=$(curl -sf "$BASE/metrics" | awk '$1=="agentauth_signing_backlog"{printf "%.0f", $2}')
-  stop_server "$store"
-done
-for store in $STORES; do
-  pct=$(python3 -c "m='${RATE[memory]:-}'; print('%.1f' % (100*float('${RATE[$store]}')/float(m)) if m else '-')")
-  printf '%-6s %-9s %10.0f %9s %9s %12s %9s\n' "$round" "$store" "${RATE[$store]}" "${P50[$store]}" "${P99[$store]}" "$pct" "${BACKLOG[$store]:--}" >>"$ROWS"
-done
+  for store in $STORES; do
+    case "$store" in
+      memory) spec=memory ;;
+      sqlite) rm -rf "$WORK/data"; spec="sqlite:$WORK/data/agentauth.db" ;;
+      postgres)
+        SCHEMA="agentauth_bench_$$"
+        psql -q -h 127.0.0.1 -U postgres -d test -c "DROP SCHEMA IF EXISTS $SCHEMA CASCADE; CREATE SCHEMA $SCHEMA" >/dev/null
+        spec="postgres:$PG_URL&currentSchema=$SCHEMA" ;;
+      *) echo "unknown store $store" >&2; exit 2 ;;
+    esac
+    start_server "$spec"
+    echo "# round $round/$ROUNDS, $store: warm-up (${WARMUP}s)"
+    wrk -t1 -c"$CONNS" -d"${WARMUP}s" -s benchmarks/load/check.lua "$BASE" >/dev/null
+    echo "# round $round/$ROUNDS, $store: /v1/check saturation (${DUR}s, $CONNS connections, $AUTHS authorizations)"
+    # (Not tee /dev/stderr: when stderr is a file, tee reopens and truncates it.)
+    OUT=$(wrk -t1 -c"$CONNS" -d"${DUR}s" --latency -s benchmarks/load/check.lua "$BASE")
+    echo "$OUT" >&2
+    RATE[$store]=$(echo "$OUT" | grep -Eo 'Requests/sec: *[0-9.]+' | awk '{print $2}')
+    P50[$store]=$(echo "$OUT" | awk '$1=="50%"{print $2}')
+    P99[$store]=$(echo "$OUT" | awk '$1=="99%"{print $2}')
+    # Receipts answered but not yet signed when the load stops: the signers' lag behind the checks.
+    BACKLOG[$store]=$(curl -sf "$BASE/metrics" | awk '$1=="agentauth_signing_backlog"{printf "%.0f", $2}')
+    stop_server "$store"
+  done
+  for store in $STORES; do
+    pct=$(python3 -c "m='${RATE[memory]:-}'; print('%.1f' % (100*float('${RATE[$store]}')/float(m)) if m else '-')")
+    printf '%-6s %-9s %10.0f %9s %9s %12s %9s\n' "$round" "$store" "${RATE[$store]}" "${P50[$store]}" "${P99[$store]}" "$pct" "${BACKLOG[$store]:--}" >>"$ROWS"
+  done
 done
 
 echo
