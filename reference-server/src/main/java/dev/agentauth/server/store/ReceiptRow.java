@@ -26,7 +26,7 @@ public record ReceiptRow(
     String payloadJson,
     String signedJson) {
 
-  private static final String SIGNATURE_MEMBER = ",\"signature\":{";
+  private static final String SIGNATURE_MEMBER = ",\"signature\":";
 
   public ReceiptRow {
     if (signedJson != null && !isSignedFormOf(payloadJson, signedJson)) {
@@ -44,10 +44,25 @@ public record ReceiptRow(
   public static boolean isSignedFormOf(String payload, String signed) {
     int cut = payload.length() - 1;
     return payload.endsWith("}")
-        && signed.length() >= cut + SIGNATURE_MEMBER.length() + 2
+        && signed.length() >= cut + SIGNATURE_MEMBER.length() + 3
         && signed.regionMatches(0, payload, 0, cut)
-        && signed.startsWith(SIGNATURE_MEMBER, cut)
+        && signed.startsWith(SIGNATURE_MEMBER + "{", cut)
         && signed.endsWith("}}");
+  }
+
+  /**
+   * The value of the {@code signature} member a signed receipt text ends with, or null when the
+   * text does not end with such a member. A signed text is the canonical payload with that member
+   * appended, and canonical JSON escapes every quote inside a string, so the member's name, quoted
+   * and followed by a colon, occurs only where it was appended. Whether the rest is a given payload
+   * is for the caller to check ({@link #isSignedFormOf}).
+   */
+  public static String signatureMember(String signed) {
+    int at = signed.lastIndexOf(SIGNATURE_MEMBER + "{");
+    if (at < 0 || !signed.endsWith("}}")) {
+      return null;
+    }
+    return signed.substring(at + SIGNATURE_MEMBER.length(), signed.length() - 1);
   }
 
   public boolean isSigned() {

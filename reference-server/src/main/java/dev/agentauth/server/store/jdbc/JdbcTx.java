@@ -1116,25 +1116,8 @@ final class JdbcTx implements Tx {
       row.payloadJson(),
       dialect == Dialect.POSTGRES || row.signedJson() == null
           ? row.signedJson()
-          : signatureMember(row.signedJson())
+          : ReceiptRow.signatureMember(row.signedJson())
     };
-  }
-
-  private static final String SIGNATURE_MEMBER = ",\"signature\":";
-
-  /**
-   * The value of the {@code signature} member a signed receipt text ends with, or null when the
-   * text does not end with such a member. A signed text is the canonical payload with that member
-   * appended, and canonical JSON escapes every quote inside a string, so the member's name, quoted
-   * and followed by a colon, occurs only where it was appended. (SQLite then checks that the rest
-   * is the stored payload; see {@link #MARK_SIGNED_SQLITE}.)
-   */
-  static String signatureMember(String signedJson) {
-    int at = signedJson.lastIndexOf(SIGNATURE_MEMBER + "{");
-    if (at < 0 || !signedJson.endsWith("}}")) {
-      return null;
-    }
-    return signedJson.substring(at + SIGNATURE_MEMBER.length(), signedJson.length() - 1);
   }
 
   @Override
@@ -1186,7 +1169,7 @@ final class JdbcTx implements Tx {
         new StringBuilder("SELECT ")
             .append(RECEIPT_COLUMNS)
             .append(" FROM receipts WHERE ")
-            .append(unsigned());
+            .append(dialect.unsignedReceipt);
     List<Object> params = new ArrayList<>();
     afterAndLimit(sql, params, "receipt_id", afterId, limit);
     return page(query(sql.toString(), JdbcTx::receiptRow, params.toArray()), limit).items();
@@ -1198,21 +1181,13 @@ final class JdbcTx implements Tx {
         "SELECT "
             + RECEIPT_COLUMNS
             + " FROM receipts WHERE "
-            + unsigned()
+            + dialect.unsignedReceipt
             + " AND issued_at < ?"
             + " ORDER BY receipt_id LIMIT ?"
             + dialect.forUpdateSkipLocked,
         JdbcTx::receiptRow,
         issuedBefore,
         limit);
-  }
-
-  /**
-   * The condition "not signed yet", in the form the dialect's partial index {@code
-   * receipts_pending} is declared with, so the planner uses it.
-   */
-  private String unsigned() {
-    return dialect == Dialect.POSTGRES ? "signed_json IS NULL" : "signature IS NULL";
   }
 
   /**
@@ -1233,7 +1208,7 @@ final class JdbcTx implements Tx {
 
   @Override
   public boolean markSigned(String workspaceId, String receiptId, String signedJson) {
-    String member = signatureMember(Objects.requireNonNull(signedJson));
+    String member = ReceiptRow.signatureMember(Objects.requireNonNull(signedJson));
     if (member == null) {
       return false;
     }
@@ -1268,7 +1243,7 @@ final class JdbcTx implements Tx {
       List<Integer> batched = new ArrayList<>(receipts.size());
       for (int i = 0; i < receipts.size(); i++) {
         Signed r = receipts.get(i);
-        String member = signatureMember(Objects.requireNonNull(r.signedJson()));
+        String member = ReceiptRow.signatureMember(Objects.requireNonNull(r.signedJson()));
         if (member == null) {
           continue; // not a signed receipt text: refused, as markSigned refuses it
         }
@@ -1307,7 +1282,7 @@ final class JdbcTx implements Tx {
       columns[1][i] = r.receiptId();
       // A text without a trailing signature member goes in as NULL, which the statement skips.
       String text = Objects.requireNonNull(r.signedJson());
-      columns[2][i] = signatureMember(text) == null ? null : text;
+      columns[2][i] = ReceiptRow.signatureMember(text) == null ? null : text;
     }
     java.util.Set<List<String>> updated = new java.util.HashSet<>();
     try {
