@@ -9,6 +9,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -67,6 +70,29 @@ class SqliteStoreIT extends StoreConformance {
           assertThat(tx.allowCount(WS_A, authId(1), "calendar.read", DAY)).isEqualTo(4);
           return null;
         });
+  }
+
+  @Test
+  void aCheckSeesWhatAnotherConnectionCommittedToTheSameFile() throws Exception {
+    AuthorizationRow a = fullAuthorization(WS_A, authId(1));
+    write(tx -> tx.insertAuthorization(a));
+    assertThat(checkTarget(authId(1), "doc:1")).isEqualTo(target(a, false));
+    // Another process with the same file, such as an operator's sqlite3 shell.
+    try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + dbFile());
+        Statement st = other.createStatement()) {
+      st.execute("PRAGMA busy_timeout = 5000");
+      st.executeUpdate(
+          "UPDATE authorizations SET revoked_at = "
+              + T0.toEpochMilli()
+              + " WHERE authorization_id = '"
+              + authId(1)
+              + "'");
+      st.executeUpdate(
+          "INSERT INTO tombstones (workspace_id, resource, reason, created_at) VALUES ('"
+              + WS_A
+              + "', 'doc:1', NULL, 0)");
+    }
+    assertThat(checkTarget(authId(1), "doc:1")).isEqualTo(target(a.withRevokedAt(T0), true));
   }
 
   @Test

@@ -2135,6 +2135,67 @@ public abstract class StoreConformance {
   }
 
   @Test
+  void authorizationForCheckSeesEveryCommittedWriteToTheAuthorizationAndTombstones() {
+    AuthorizationRow a = fullAuthorization(WS_A, authId(1));
+    write(tx -> tx.insertAuthorization(a));
+    // Read once, as a check would (a store may keep what it read), then change what was read.
+    assertThat(checkTarget(authId(1), "doc:later")).isEqualTo(target(a, false));
+    AuthorizationRow spent = a.withBudgetSpent(a.budgetSpentMicros() + 7);
+    write(tx -> tx.updateAuthorization(spent));
+    assertThat(checkTarget(authId(1), "doc:later")).isEqualTo(target(spent, false));
+    write(tx -> tx.insertTombstone(new TombstoneRow(WS_A, "doc:later", "erased", T0)));
+    assertThat(checkTarget(authId(1), "doc:later")).isEqualTo(target(spent, true));
+    AuthorizationRow revoked = spent.withRevokedAt(T0.plusSeconds(5));
+    // Within one transaction too: a write is seen by the next check of the same transaction.
+    store.inTransaction(
+        (Tx tx) -> {
+          assertThat(tx.authorizationForCheck(WS_A, authId(1), null))
+              .isEqualTo(target(spent, false));
+          tx.updateAuthorization(revoked);
+          assertThat(tx.authorizationForCheck(WS_A, authId(1), null))
+              .isEqualTo(target(revoked, false));
+          return null;
+        });
+    assertThat(checkTarget(authId(1), "doc:later")).isEqualTo(target(revoked, true));
+  }
+
+  @Test
+  void authorizationForCheckForgetsWhatARolledBackTransactionWrote() {
+    AuthorizationRow a = fullAuthorization(WS_A, authId(1));
+    write(tx -> tx.insertAuthorization(a));
+    assertThat(checkTarget(authId(1), "doc:1")).isEqualTo(target(a, false));
+    AuthorizationRow created = fullAuthorization(WS_A, authId(2));
+    assertThatThrownBy(
+            () ->
+                store.inTransaction(
+                    (Tx tx) -> {
+                      tx.insertAuthorization(created);
+                      tx.updateAuthorization(a.withRevokedAt(T0));
+                      tx.insertTombstone(new TombstoneRow(WS_A, "doc:1", null, T0));
+                      // Read inside the doomed transaction, as a check in the same batch would.
+                      assertThat(tx.authorizationForCheck(WS_A, authId(2), "doc:1"))
+                          .isEqualTo(target(created, true));
+                      assertThat(tx.authorizationForCheck(WS_A, authId(1), "doc:1"))
+                          .isEqualTo(target(a.withRevokedAt(T0), true));
+                      throw new WorkFailure("undo all of it");
+                    }))
+        .isInstanceOf(WorkFailure.class);
+    assertThat(checkTarget(authId(2), "doc:1"))
+        .isEqualTo(new Tx.CheckTarget(Optional.empty(), false));
+    assertThat(checkTarget(authId(1), "doc:1")).isEqualTo(target(a, false));
+  }
+
+  /** What a check of {@code authorizationId} in {@link #WS_A} on {@code resource} reads. */
+  protected final Tx.CheckTarget checkTarget(String authorizationId, String resource) {
+    return store.inTransaction(
+        (Tx tx) -> tx.authorizationForCheck(WS_A, authorizationId, resource));
+  }
+
+  protected static Tx.CheckTarget target(AuthorizationRow row, boolean tombstoned) {
+    return new Tx.CheckTarget(Optional.of(row), tombstoned);
+  }
+
+  @Test
   void markSignedAllStoresEachPendingReceiptOnceAndReportsWhichItStored() {
     ReceiptRow r1 = pendingReceipt(WS_A, ulid(1), at(0));
     ReceiptRow r2 = signedWith(pendingReceipt(WS_A, ulid(2), at(0)), "b3JpZ2luYWw");

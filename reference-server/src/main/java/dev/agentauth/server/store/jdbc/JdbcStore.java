@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -245,6 +246,11 @@ public final class JdbcStore implements Store {
     return out;
   }
 
+  /** Check targets the SQLite writer took from its cache instead of reading them (for tests). */
+  long checkTargetsFromCache() {
+    return engine instanceof Sqlite sqlite ? sqlite.checkTargets.hits() : 0;
+  }
+
   // ---------------------------------------------------------------- SQLite
 
   /** A connection with its prepared statements kept for reuse. */
@@ -377,7 +383,14 @@ public final class JdbcStore implements Store {
     private static final int BUSY_ATTEMPTS = 6;
 
     private final CachedConnection writer;
+    private final CheckTargetCache checkTargets = new CheckTargetCache();
     private final JdbcTx writerTx;
+
+    /**
+     * {@code PRAGMA data_version} as the last batch began; another connection's commit changes it.
+     */
+    private long dataVersion = -1;
+
     private final BlockingQueue<Job<?>> jobs = new LinkedBlockingQueue<>();
     private final BlockingQueue<CachedConnection> readers = new ArrayBlockingQueue<>(READERS);
     private final List<CachedConnection> allReaders = new ArrayList<>();
@@ -416,7 +429,7 @@ public final class JdbcStore implements Store {
             ? se
             : new StoreException("cannot open SQLite database " + file + ": " + e.getMessage(), e);
       }
-      writerTx = tx(writer);
+      writerTx = new JdbcTx(writer, dialect, masterKey, json, decodedJson, checkTargets);
       thread = new Thread(this::run, "agentauth-sqlite-writer");
       thread.setDaemon(true);
       thread.start();
@@ -569,7 +582,7 @@ public final class JdbcStore implements Store {
         ok = false;
       }
       if (!ok) {
-        writer.exec("ROLLBACK TO grouped");
+        rollback("ROLLBACK TO grouped");
       }
       writer.exec("RELEASE grouped");
       return ok;
@@ -586,18 +599,36 @@ public final class JdbcStore implements Store {
       }
       if (single) {
         if (job.error != null) {
-          writer.exec("ROLLBACK");
+          rollback("ROLLBACK");
           writer.exec("BEGIN IMMEDIATE"); // the COMMIT that follows then commits nothing
         }
       } else if (job.error == null) {
         writer.exec("RELEASE job");
       } else {
-        writer.exec("ROLLBACK TO job");
+        rollback("ROLLBACK TO job");
         writer.exec("RELEASE job");
       }
     }
 
+    /**
+     * Begins the batch's transaction, waiting while another process holds the database, and forgets
+     * the cached check targets if another connection has committed since the last batch.
+     */
     private void begin() throws SQLException {
+      beginImmediate();
+      try {
+        long version = dataVersion();
+        if (version != dataVersion) {
+          checkTargets.clear();
+          dataVersion = version;
+        }
+      } catch (SQLException e) {
+        rollbackQuietly();
+        throw e;
+      }
+    }
+
+    private void beginImmediate() throws SQLException {
       for (int attempt = 1; ; attempt++) {
         try {
           writer.exec("BEGIN IMMEDIATE");
@@ -615,9 +646,21 @@ public final class JdbcStore implements Store {
       }
     }
 
+    private long dataVersion() throws SQLException {
+      try (ResultSet rs = writer.prepare("PRAGMA data_version").executeQuery()) {
+        return rs.next() ? rs.getLong(1) : -1;
+      }
+    }
+
+    /** Rolls back (a transaction or to a savepoint); what the writer had cached may be undone. */
+    private void rollback(String sql) throws SQLException {
+      checkTargets.clear();
+      writer.exec(sql);
+    }
+
     private void rollbackQuietly() {
       try {
-        writer.exec("ROLLBACK");
+        rollback("ROLLBACK");
       } catch (SQLException e) {
         log.debug("rollback after a failed batch failed", e);
       }

@@ -90,17 +90,31 @@ final class JdbcTx implements Tx {
   private final Map<String, Object> decoded;
   private static final int DECODED_MAX = 10_000;
 
+  /** The SQLite writer's cache of check targets; null on every other connection. */
+  private final CheckTargetCache checkTargets;
+
   JdbcTx(
       Statements statements,
       Dialect dialect,
       MasterKey masterKey,
       ObjectMapper json,
       Map<String, Object> decoded) {
+    this(statements, dialect, masterKey, json, decoded, null);
+  }
+
+  JdbcTx(
+      Statements statements,
+      Dialect dialect,
+      MasterKey masterKey,
+      ObjectMapper json,
+      Map<String, Object> decoded,
+      CheckTargetCache checkTargets) {
     this.statements = statements;
     this.dialect = dialect;
     this.masterKey = masterKey;
     this.json = json;
     this.decoded = decoded;
+    this.checkTargets = checkTargets;
   }
 
   // ---- plumbing
@@ -426,37 +440,63 @@ final class JdbcTx implements Tx {
   @Override
   public CheckTarget authorizationForCheck(
       String workspaceId, String authorizationId, String resource) {
-    return one(
-            "SELECT "
-                + AUTHORIZATION_COLUMNS
-                + ", EXISTS (SELECT 1 FROM tombstones t WHERE t.workspace_id = a.workspace_id"
-                + " AND t.resource = ?) FROM authorizations a"
-                + " WHERE a.workspace_id = ? AND a.authorization_id = ?"
-                + dialect.forUpdate,
-            rs ->
-                new CheckTarget(
-                    Optional.of(authorizationRow(rs)),
-                    resource != null && rs.getBoolean(AUTHORIZATION_COLUMN_COUNT + 1)),
-            resource,
-            workspaceId,
-            authorizationId)
-        .orElse(new CheckTarget(Optional.empty(), false));
+    if (checkTargets != null) {
+      CheckTarget cached = checkTargets.get(workspaceId, authorizationId, resource);
+      if (cached != null) {
+        return cached;
+      }
+    }
+    CheckTarget target =
+        one(
+                "SELECT "
+                    + AUTHORIZATION_COLUMNS
+                    + ", EXISTS (SELECT 1 FROM tombstones t WHERE t.workspace_id = a.workspace_id"
+                    + " AND t.resource = ?) FROM authorizations a"
+                    + " WHERE a.workspace_id = ? AND a.authorization_id = ?"
+                    + dialect.forUpdate,
+                rs ->
+                    new CheckTarget(
+                        Optional.of(authorizationRow(rs)),
+                        resource != null && rs.getBoolean(AUTHORIZATION_COLUMN_COUNT + 1)),
+                resource,
+                workspaceId,
+                authorizationId)
+            .orElse(new CheckTarget(Optional.empty(), false));
+    if (checkTargets != null) {
+      checkTargets.put(workspaceId, resource, target);
+    }
+    return target;
   }
 
   /**
    * Locks the authorizations of a group of checks — in (workspace, id) order, so that groups
    * committing at the same time, here or in another instance, never deadlock — and tells for each
    * key whether its resource is tombstoned: one statement for the whole group. Keys whose
-   * authorization does not exist map to an empty target.
+   * authorization does not exist map to an empty target. On the SQLite writer, which holds the
+   * database's one write lock for the whole batch, targets it has cached are not read again.
    */
   Map<Store.GroupKey, CheckTarget> lockForGroup(List<Store.GroupKey> keys) {
     Map<Store.GroupKey, CheckTarget> out = new LinkedHashMap<>();
+    List<Store.GroupKey> toRead = checkTargets == null ? keys : new ArrayList<>();
     for (Store.GroupKey k : keys) {
-      out.put(k, new CheckTarget(Optional.empty(), false));
+      CheckTarget cached =
+          checkTargets == null
+              ? null
+              : checkTargets.get(k.workspaceId(), k.authorizationId(), k.resource());
+      out.put(k, cached != null ? cached : new CheckTarget(Optional.empty(), false));
+      if (cached == null && checkTargets != null) {
+        toRead.add(k);
+      }
     }
-    if (keys.isEmpty()) {
+    if (toRead.isEmpty()) {
       return out;
     }
+    readForGroup(toRead, out);
+    return out;
+  }
+
+  /** Reads (and on PostgreSQL locks) the targets of {@code keys} into {@code out}. */
+  private void readForGroup(List<Store.GroupKey> keys, Map<Store.GroupKey, CheckTarget> out) {
     String select =
         "SELECT "
             + AUTHORIZATION_COLUMNS
@@ -496,12 +536,13 @@ final class JdbcTx implements Tx {
           AuthorizationRow row = authorizationRow(rs);
           String resource = rs.getString(AUTHORIZATION_COLUMN_COUNT + 2);
           boolean tombstoned = resource != null && rs.getBoolean(AUTHORIZATION_COLUMN_COUNT + 1);
-          out.put(
-              new Store.GroupKey(row.workspaceId(), row.authorizationId(), resource),
-              new CheckTarget(Optional.of(row), tombstoned));
+          CheckTarget target = new CheckTarget(Optional.of(row), tombstoned);
+          out.put(new Store.GroupKey(row.workspaceId(), row.authorizationId(), resource), target);
+          if (checkTargets != null) {
+            checkTargets.put(row.workspaceId(), resource, target);
+          }
         }
       }
-      return out;
     } catch (SQLException e) {
       throw failure(sql, e);
     }
@@ -509,6 +550,7 @@ final class JdbcTx implements Tx {
 
   @Override
   public void insertAuthorization(AuthorizationRow row) {
+    authorizationWritten(row);
     update(
         "INSERT INTO authorizations ("
             + AUTHORIZATION_COLUMNS
@@ -532,6 +574,7 @@ final class JdbcTx implements Tx {
 
   @Override
   public void updateAuthorization(AuthorizationRow row) {
+    authorizationWritten(row);
     update(
         "UPDATE authorizations SET budget_spent_micros = ?, revoked_at = ?"
             + " WHERE workspace_id = ? AND authorization_id = ?",
@@ -952,6 +995,13 @@ final class JdbcTx implements Tx {
     return page(query(sql.toString(), this::bundleRow, params.toArray()), limit);
   }
 
+  /** Every statement that writes an authorization row calls this first. */
+  private void authorizationWritten(AuthorizationRow row) {
+    if (checkTargets != null) {
+      checkTargets.authorizationWritten(row.workspaceId(), row.authorizationId());
+    }
+  }
+
   // ---- tombstones
 
   private static TombstoneRow tombstoneRow(ResultSet rs) throws SQLException {
@@ -970,6 +1020,9 @@ final class JdbcTx implements Tx {
 
   @Override
   public void insertTombstone(TombstoneRow row) {
+    if (checkTargets != null) {
+      checkTargets.tombstoneWritten(row.workspaceId(), row.resource());
+    }
     update(
         "INSERT INTO tombstones (workspace_id, resource, reason, created_at) VALUES (?, ?, ?, ?)"
             + " ON CONFLICT (workspace_id, resource) DO UPDATE SET reason = excluded.reason,"

@@ -301,6 +301,42 @@ abstract class GroupedTransactionsContract {
         });
   }
 
+  /** A work that reports what its check reads: "id/tombstoned/spent/status". */
+  static Work<Object> readTarget(GroupKey k) {
+    return tx -> {
+      Tx.CheckTarget t =
+          tx.authorizationForCheck(k.workspaceId(), k.authorizationId(), k.resource());
+      return t.authorization()
+          .map(
+              a ->
+                  a.authorizationId()
+                      + "/"
+                      + t.resourceTombstoned()
+                      + "/"
+                      + a.budgetSpentMicros()
+                      + "/"
+                      + a.status(T0.plusSeconds(60)))
+          .orElse("none");
+    };
+  }
+
+  @Test
+  void eachGroupSeesWhatWasCommittedBeforeIt() {
+    GroupKey k = new GroupKey(WS, auth(1), "doc:1");
+    GroupKey other = new GroupKey(WS, auth(2), "doc:1");
+    assertThat(group(List.of(k, other), readTarget(k), readTarget(other)))
+        .containsExactly(auth(1) + "/false/0/active", auth(2) + "/false/0/active");
+    store.inTransaction(
+        tx -> {
+          tx.insertTombstone(new TombstoneRow(WS, "doc:1", null, T0));
+          AuthorizationRow a = tx.authorizationForUpdate(WS, auth(1)).orElseThrow();
+          tx.updateAuthorization(a.withBudgetSpent(55).withRevokedAt(T0));
+          return null;
+        });
+    assertThat(group(List.of(k, other), readTarget(k), readTarget(other)))
+        .containsExactly(auth(1) + "/true/55/revoked", auth(2) + "/true/0/active");
+  }
+
   @Test
   void unknownAuthorizationsAndTombstonedResourcesAreReportedPerWork() {
     List<GroupKey> keys =
