@@ -6,7 +6,9 @@
 # Usage: benchmarks/load/stores.sh [duration_seconds]
 #   AUTHS (default 32): authorizations the checks are spread over, round-robin; AUTHS=1 puts every
 #   check on one authorization (one row lock, so PostgreSQL commits them one at a time).
-#   WARMUP (default 20 s: the JIT keeps compiling for a while on a small machine), CONNS (default 32), PG_URL (default jdbc:postgresql://127.0.0.1:5432/test?user=postgres),
+#   WARMUP (default 60 s: the JIT keeps compiling for a while on a small machine, and longer the
+#   slower the store answers; after 20 s the compiler threads still took 31% of the JVM's CPU on
+#   PostgreSQL, after 60 s 6%), CONNS (default 32), PG_URL (default jdbc:postgresql://127.0.0.1:5432/test?user=postgres),
 #   ROUNDS (default 1): repeats memory, SQLite and PostgreSQL in turn and prints each round's ratios
 #   and their medians; on a shared VM the machine's speed drifts from minute to minute, so one
 #   round's ratio can be off by several points.
@@ -22,7 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 DUR="${1:-15}"
 CONNS="${CONNS:-32}"
-WARMUP="${WARMUP:-20}"
+WARMUP="${WARMUP:-60}"
 ROUNDS="${ROUNDS:-1}"
 AUTHS="${AUTHS:-32}"
 PORT="${PORT:-18182}"
