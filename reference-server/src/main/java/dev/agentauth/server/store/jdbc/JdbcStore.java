@@ -705,8 +705,8 @@ public final class JdbcStore implements Store {
       closed = true;
       try {
         thread.join(TimeUnit.SECONDS.toMillis(30));
-        waker.shutdown(); // after the writer's last batch: its callers are woken before close
-        // returns
+        // After the writer's last batch, so that its callers are woken before close returns.
+        waker.shutdown();
         waker.awaitTermination(30, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
