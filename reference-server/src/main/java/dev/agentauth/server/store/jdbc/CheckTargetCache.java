@@ -25,8 +25,6 @@ import java.util.Optional;
 final class CheckTargetCache {
   private static final int MAX_ENTRIES = 10_000;
 
-  private record AuthKey(String workspaceId, String authorizationId) {}
-
   private record ResourceKey(String workspaceId, String resource) {}
 
   private final Map<AuthKey, AuthorizationRow> authorizations = new HashMap<>();
@@ -36,7 +34,8 @@ final class CheckTargetCache {
   /** The cached target of a check, or null when it must be read. */
   CheckTarget get(String workspaceId, String authorizationId, String resource) {
     AuthorizationRow row = authorizations.get(new AuthKey(workspaceId, authorizationId));
-    Boolean gone = resource == null ? Boolean.FALSE : tombstoned.get(key(workspaceId, resource));
+    Boolean gone =
+        resource == null ? Boolean.FALSE : tombstoned.get(new ResourceKey(workspaceId, resource));
     if (row == null || gone == null) {
       return null;
     }
@@ -44,8 +43,8 @@ final class CheckTargetCache {
     return new CheckTarget(Optional.of(row), gone);
   }
 
-  /** Keeps a target just read in the writer's transaction. */
-  void put(String workspaceId, String resource, CheckTarget target) {
+  /** Keeps a target of a check on {@code resource} just read in the writer's transaction. */
+  void put(String resource, CheckTarget target) {
     if (target.authorization().isEmpty()) {
       return;
     }
@@ -53,9 +52,9 @@ final class CheckTargetCache {
       clear();
     }
     AuthorizationRow row = target.authorization().get();
-    authorizations.put(new AuthKey(workspaceId, row.authorizationId()), row);
+    authorizations.put(new AuthKey(row.workspaceId(), row.authorizationId()), row);
     if (resource != null) {
-      tombstoned.put(key(workspaceId, resource), target.resourceTombstoned());
+      tombstoned.put(new ResourceKey(row.workspaceId(), resource), target.resourceTombstoned());
     }
   }
 
@@ -64,7 +63,7 @@ final class CheckTargetCache {
   }
 
   void tombstoneWritten(String workspaceId, String resource) {
-    tombstoned.remove(key(workspaceId, resource));
+    tombstoned.remove(new ResourceKey(workspaceId, resource));
   }
 
   void clear() {
@@ -75,9 +74,5 @@ final class CheckTargetCache {
   /** Targets served from the cache so far. */
   long hits() {
     return hits;
-  }
-
-  private static ResourceKey key(String workspaceId, String resource) {
-    return new ResourceKey(workspaceId, resource);
   }
 }

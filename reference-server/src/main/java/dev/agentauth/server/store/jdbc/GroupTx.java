@@ -40,8 +40,6 @@ import java.util.Optional;
  */
 final class GroupTx implements Tx {
 
-  private record AuthKey(String workspaceId, String authorizationId) {}
-
   private final JdbcTx base;
   private final Map<GroupKey, CheckTarget> targets;
 

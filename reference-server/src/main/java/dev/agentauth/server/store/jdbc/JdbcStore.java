@@ -508,7 +508,6 @@ public final class JdbcStore implements Store {
     }
 
     private void run() {
-      List<Job<?>> batch = new ArrayList<>(MAX_BATCH);
       while (true) {
         Job<?> first;
         try {
@@ -522,10 +521,11 @@ public final class JdbcStore implements Store {
           }
           continue;
         }
+        // A new list per batch: the waker still holds the last one.
+        List<Job<?>> batch = new ArrayList<>();
         batch.add(first);
         jobs.drainTo(batch, MAX_BATCH - 1);
         runBatch(batch);
-        batch.clear();
       }
     }
 
@@ -563,7 +563,7 @@ public final class JdbcStore implements Store {
           }
         }
       }
-      wake(List.copyOf(batch));
+      wake(batch);
     }
 
     private void wake(List<Job<?>> finished) {

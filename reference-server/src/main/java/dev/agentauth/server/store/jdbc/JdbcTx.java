@@ -440,11 +440,9 @@ final class JdbcTx implements Tx {
   @Override
   public CheckTarget authorizationForCheck(
       String workspaceId, String authorizationId, String resource) {
-    if (checkTargets != null) {
-      CheckTarget cached = checkTargets.get(workspaceId, authorizationId, resource);
-      if (cached != null) {
-        return cached;
-      }
+    CheckTarget cached = cachedTarget(workspaceId, authorizationId, resource);
+    if (cached != null) {
+      return cached;
     }
     CheckTarget target =
         one(
@@ -463,9 +461,14 @@ final class JdbcTx implements Tx {
                 authorizationId)
             .orElse(new CheckTarget(Optional.empty(), false));
     if (checkTargets != null) {
-      checkTargets.put(workspaceId, resource, target);
+      checkTargets.put(resource, target);
     }
     return target;
+  }
+
+  /** The SQLite writer's cached target of a check; null when it must be read. */
+  private CheckTarget cachedTarget(String workspaceId, String authorizationId, String resource) {
+    return checkTargets == null ? null : checkTargets.get(workspaceId, authorizationId, resource);
   }
 
   /**
@@ -477,14 +480,11 @@ final class JdbcTx implements Tx {
    */
   Map<Store.GroupKey, CheckTarget> lockForGroup(List<Store.GroupKey> keys) {
     Map<Store.GroupKey, CheckTarget> out = new LinkedHashMap<>();
-    List<Store.GroupKey> toRead = checkTargets == null ? keys : new ArrayList<>();
+    List<Store.GroupKey> toRead = new ArrayList<>(keys.size());
     for (Store.GroupKey k : keys) {
-      CheckTarget cached =
-          checkTargets == null
-              ? null
-              : checkTargets.get(k.workspaceId(), k.authorizationId(), k.resource());
+      CheckTarget cached = cachedTarget(k.workspaceId(), k.authorizationId(), k.resource());
       out.put(k, cached != null ? cached : new CheckTarget(Optional.empty(), false));
-      if (cached == null && checkTargets != null) {
+      if (cached == null) {
         toRead.add(k);
       }
     }
@@ -539,7 +539,7 @@ final class JdbcTx implements Tx {
           CheckTarget target = new CheckTarget(Optional.of(row), tombstoned);
           out.put(new Store.GroupKey(row.workspaceId(), row.authorizationId(), resource), target);
           if (checkTargets != null) {
-            checkTargets.put(row.workspaceId(), resource, target);
+            checkTargets.put(resource, target);
           }
         }
       }
