@@ -14,9 +14,13 @@
 #   round's ratio can be off by several points.
 #   JAR (default reference-server/target/agentauth-server.jar): the server jar to run.
 #   STORES (default "memory sqlite postgres"), LOG_DIR (keeps each server's log there as
-#   server-<store>.log), JAVA_OPTS (default -Xms3g -Xmx3g -XX:+UseZGC: the
-#   memory store keeps every receipt on the heap, and with 1 GiB it filled the heap within the run
-#   and stalled on allocation, which understated its rate by almost half).
+#   server-<store>.log and its GC log as gc-<store>.log), HEAP (default: half the machine's memory,
+#   at most 12g), JAVA_OPTS (default -Xms$HEAP -Xmx$HEAP -XX:+UseZGC).
+#   The memory store keeps every receipt on the heap, about 1.8 KB each: at 28,000 checks/s the
+#   80 s of warm-up and measurement leave over 2 million of them. With a heap it fills, ZGC stalls
+#   the request threads and the memory store's rate, the yardstick of every ratio, comes out far
+#   too low (3 GiB did that on a faster machine on 2026-11-24, 1 GiB before). So every server
+#   writes a GC log, and the results end with a warning for any run that stalled on a full heap.
 # The "unsigned" column is the signing backlog when the load stops: a store that answers checks
 # faster than its receipts get signed shows a growing number there.
 # Needs: java 17, wrk, curl, python3, psql for the PostgreSQL row.
@@ -31,6 +35,9 @@ PORT="${PORT:-18182}"
 STORES="${STORES:-memory sqlite postgres}"
 PG_URL="${PG_URL:-jdbc:postgresql://127.0.0.1:5432/test?user=postgres}"
 JAR="${JAR:-reference-server/target/agentauth-server.jar}"
+if [ -z "${HEAP:-}" ]; then
+  HEAP=$(awk '/^MemTotal:/ {m = int($2 / 1024 / 1024 / 2); print (m > 12 ? 12 : (m < 1 ? 1 : m)) "g"}' /proc/meminfo)
+fi
 KEY="sk_$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=' | head -c 43)"
 BASE="http://127.0.0.1:$PORT"
 EXP=$(date -u -d '+300 days' +%Y-%m-%dT%H:%M:%SZ)
@@ -49,7 +56,9 @@ trap cleanup EXIT
 start_server() { # $1 = store spec
   : >"$WORK/log"
   head -c 32 /dev/urandom | base64 >"$WORK/master.key"
-  java ${JAVA_OPTS:--Xms3g -Xmx3g -XX:+UseZGC} -jar "$JAR" --store "$1" --master-key-file "$WORK/master.key" \
+  : >"$WORK/gc.log"
+  java ${JAVA_OPTS:--Xms$HEAP -Xmx$HEAP -XX:+UseZGC} -Xlog:gc:file="$WORK/gc.log" \
+    -jar "$JAR" --store "$1" --master-key-file "$WORK/master.key" \
     --port "$PORT" --bootstrap-api-key "$KEY" >"$WORK/log" 2>&1 &
   PID=$!
   for _ in $(seq 1 300); do grep -q "listening on" "$WORK/log" && break; sleep 0.1; done
@@ -67,12 +76,20 @@ stop_server() { # $1 = store name, for LOG_DIR
   kill "$PID" 2>/dev/null || true
   wait "$PID" 2>/dev/null || true
   PID=
-  if [ -n "${LOG_DIR:-}" ]; then mkdir -p "$LOG_DIR" && cp "$WORK/log" "$LOG_DIR/server-$1.log"; fi
+  if [ -n "${LOG_DIR:-}" ]; then
+    mkdir -p "$LOG_DIR" && cp "$WORK/log" "$LOG_DIR/server-$1.log" && cp "$WORK/gc.log" "$LOG_DIR/gc-$1.log"
+  fi
+  # ZGC logs every request or signer thread it made wait for memory.
+  stalls=$(grep -c "Allocation Stall" "$WORK/gc.log" || true)
+  if [ "$stalls" -gt 0 ]; then
+    echo "round $round, $1: $stalls allocation stalls: the heap filled up, so this rate is too low; raise HEAP" >>"$WORK/stalls"
+  fi
 }
 
 declare -A RATE P50 P99 BACKLOG
 ROWS="$WORK/rows"
 : >"$ROWS"
+: >"$WORK/stalls"
 for round in $(seq 1 "$ROUNDS"); do
   for store in $STORES; do
     case "$store" in
@@ -123,4 +140,9 @@ for store in dict.fromkeys(r[1] for r in rows):
         line += "   %5.1f%% of memory (rounds: %s)" % (statistics.median(pcts), ", ".join("%.1f" % p for p in pcts))
     print(line)
 PY
+fi
+if [ -s "$WORK/stalls" ]; then
+  echo
+  echo "== WARNING: these runs stalled on a full heap (see HEAP above); their figures are not valid"
+  cat "$WORK/stalls"
 fi
