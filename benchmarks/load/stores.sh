@@ -14,7 +14,7 @@
 #   round's ratio can be off by several points.
 #   JAR (default reference-server/target/agentauth-server.jar): the server jar to run.
 #   STORES (default "memory sqlite postgres"), LOG_DIR (keeps each server's log there as
-#   server-<store>.log and its GC log as gc-<store>.log), HEAP (default: half the machine's memory,
+#   server-<store>-<round>.log and its GC log as gc-<store>-<round>.log), HEAP (default: half the machine's memory,
 #   at most 12g), JAVA_OPTS (default -Xms$HEAP -Xmx$HEAP -XX:+UseZGC).
 #   The memory store keeps every receipt on the heap, about 1.8 KB each: at 28,000 checks/s the
 #   80 s of warm-up and measurement leave over 2 million of them. With a heap it fills, ZGC stalls
@@ -77,12 +77,14 @@ stop_server() { # $1 = store name, for LOG_DIR
   wait "$PID" 2>/dev/null || true
   PID=
   if [ -n "${LOG_DIR:-}" ]; then
-    mkdir -p "$LOG_DIR" && cp "$WORK/log" "$LOG_DIR/server-$1.log" && cp "$WORK/gc.log" "$LOG_DIR/gc-$1.log"
+    mkdir -p "$LOG_DIR" && cp "$WORK/log" "$LOG_DIR/server-$1-$round.log" && cp "$WORK/gc.log" "$LOG_DIR/gc-$1-$round.log"
   fi
   # ZGC logs every request or signer thread it made wait for memory.
   stalls=$(grep -c "Allocation Stall" "$WORK/gc.log" || true)
   if [ "$stalls" -gt 0 ]; then
-    echo "round $round, $1: $stalls allocation stalls: the heap filled up, so this rate is too low; raise HEAP" >>"$WORK/stalls"
+    took=$(grep -o 'Allocation Stall ([^)]*) [0-9.]*ms' "$WORK/gc.log" |
+      awk '{ms = $NF + 0; t += ms; if (ms > m) m = ms} END {printf "%.0f ms in all, the longest %.1f ms", t, m}')
+    echo "round $round, $1: $stalls allocation stalls ($took)" >>"$WORK/stalls"
   fi
 }
 
@@ -143,6 +145,7 @@ PY
 fi
 if [ -s "$WORK/stalls" ]; then
   echo
-  echo "== WARNING: these runs stalled on a full heap (see HEAP above); their figures are not valid"
+  echo "== WARNING: the heap filled up in these runs, so threads waited for memory and their rates"
+  echo "   are understated; a few short stalls barely matter, many long ones do (raise HEAP):"
   cat "$WORK/stalls"
 fi
