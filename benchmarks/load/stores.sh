@@ -14,8 +14,8 @@
 #   round's ratio can be off by several points.
 #   JAR (default reference-server/target/agentauth-server.jar): the server jar to run.
 #   STORES (default "memory sqlite postgres"), LOG_DIR (keeps each server's log there as
-#   server-<store>-<round>.log and its GC log as gc-<store>-<round>.log), HEAP (default: half the machine's memory,
-#   at most 12g), JAVA_OPTS (default -Xms$HEAP -Xmx$HEAP -XX:+UseZGC).
+#   server-<store>-<round>.log, and its GC log as gc-<store>-<round>.log), HEAP (default: half
+#   the machine's memory, at most 12g), JAVA_OPTS (default -Xms$HEAP -Xmx$HEAP -XX:+UseZGC).
 #   The memory store keeps every receipt on the heap, about 1.8 KB each: at 28,000 checks/s the
 #   80 s of warm-up and measurement leave over 2 million of them. With a heap it fills, ZGC stalls
 #   the request threads and the memory store's rate, the yardstick of every ratio, comes out far
