@@ -80,12 +80,9 @@ stop_server() { # $1 = store name, for LOG_DIR
     mkdir -p "$LOG_DIR" && cp "$WORK/log" "$LOG_DIR/server-$1-$round.log" && cp "$WORK/gc.log" "$LOG_DIR/gc-$1-$round.log"
   fi
   # ZGC logs every request or signer thread it made wait for memory.
-  stalls=$(grep -c "Allocation Stall" "$WORK/gc.log" || true)
-  if [ "$stalls" -gt 0 ]; then
-    took=$(grep -o 'Allocation Stall ([^)]*) [0-9.]*ms' "$WORK/gc.log" |
-      awk '{ms = $NF + 0; t += ms; if (ms > m) m = ms} END {printf "%.0f ms in all, the longest %.1f ms", t, m}')
-    echo "round $round, $1: $stalls allocation stalls ($took)" >>"$WORK/stalls"
-  fi
+  awk -v what="round $round, $1" '/Allocation Stall/ {n++; ms = $NF + 0; t += ms; if (ms > m) m = ms}
+    END {if (n) printf "%s: %d allocation stalls (%.0f ms in all, the longest %.1f ms)\n", what, n, t, m}' \
+    "$WORK/gc.log" >>"$WORK/stalls"
 }
 
 declare -A RATE P50 P99 BACKLOG

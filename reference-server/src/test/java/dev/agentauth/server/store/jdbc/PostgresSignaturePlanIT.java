@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -142,16 +143,15 @@ class PostgresSignaturePlanIT {
       }
     }
     assertThat(n).as("parameters of %s", sql).isEqualTo(types.length);
-    List<String> nulls = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      nulls.add("NULL");
-    }
     StringBuilder plan = new StringBuilder();
     try (Statement s = c.createStatement()) {
       s.execute("SET plan_cache_mode = force_generic_plan");
       s.execute("PREPARE p (" + String.join(", ", types) + ") AS " + numbered);
       try (ResultSet rs =
-          s.executeQuery("EXPLAIN (COSTS OFF) EXECUTE p (" + String.join(", ", nulls) + ")")) {
+          s.executeQuery(
+              "EXPLAIN (COSTS OFF) EXECUTE p ("
+                  + String.join(", ", Collections.nCopies(n, "NULL"))
+                  + ")")) {
         while (rs.next()) {
           plan.append(rs.getString(1)).append('\n');
         }
