@@ -242,6 +242,16 @@ public final class Api {
     r.exception(ApiError.class, (e, c) -> problem(c, e));
     r.exception(HttpResponseException.class, (e, c) -> problem(c, fromJavalin(e)));
     r.exception(
+        dev.agentauth.server.store.StoreUnavailableException.class,
+        (e, c) -> {
+          log.warn("503 on {} {}: {}", c.method(), c.path(), e.getMessage());
+          problem(
+              c,
+              ApiError.unavailable(
+                  "the service is busy; retry after " + e.retryAfterSeconds() + " s",
+                  e.retryAfterSeconds()));
+        });
+    r.exception(
         Exception.class,
         (e, c) -> {
           log.error("unexpected failure on {} {}", c.method(), c.path(), e);

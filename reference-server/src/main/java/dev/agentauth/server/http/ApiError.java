@@ -80,6 +80,11 @@ public final class ApiError extends RuntimeException {
         Long.toString(retryAfterSeconds));
   }
 
+  /** 503 {@code unavailable}: the service is overloaded or a dependency is not answering. */
+  public static ApiError unavailable(String detail, long retryAfterSeconds) {
+    return new ApiError(503, "unavailable", detail, null, Long.toString(retryAfterSeconds));
+  }
+
   public int status() {
     return status;
   }
