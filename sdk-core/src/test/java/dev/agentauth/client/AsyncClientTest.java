@@ -7,10 +7,13 @@ import dev.agentauth.model.Authorization;
 import dev.agentauth.model.CheckResponse;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
+import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
 
 /** The async twin runs on OkHttp's dispatcher and waits on a timer, never on a pool thread. */
@@ -18,18 +21,27 @@ class AsyncClientTest extends MockServerSupport {
 
   @Test
   void asyncCheckCompletesOnOkHttpsDispatcher() throws Exception {
-    server.enqueue(fixture(200, "check-mixed.json"));
-    AtomicReference<String> thread = new AtomicReference<>();
+    // The server holds its answer until the callback is attached, so the future cannot already be
+    // complete then: a callback attached to a completed future would run on this thread instead.
+    CountDownLatch attached = new CountDownLatch(1);
+    server.setDispatcher(
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
+            attached.await(5, TimeUnit.SECONDS);
+            return fixture(200, "check-mixed.json");
+          }
+        });
 
-    CheckResponse r =
-        client
-            .async()
-            .check(CheckParams.of("auth_01", "crm.read"))
-            .whenComplete((v, e) -> thread.set(Thread.currentThread().getName()))
-            .get(5, TimeUnit.SECONDS);
+    CompletableFuture<CheckResponse> check =
+        client.async().check(CheckParams.of("auth_01", "crm.read"));
+    CompletableFuture<String> completedOn =
+        check.handle((v, e) -> Thread.currentThread().getName());
+    assertThat(check).isNotDone();
+    attached.countDown();
 
-    assertThat(r.results()).containsKey("crm.read");
-    assertThat(thread.get()).contains("OkHttp");
+    assertThat(completedOn.get(5, TimeUnit.SECONDS)).contains("OkHttp");
+    assertThat(check.get(5, TimeUnit.SECONDS).results()).containsKey("crm.read");
   }
 
   @Test
