@@ -62,6 +62,19 @@ public final class ApiError extends RuntimeException {
     return new ApiError(400, "invalid_request", detail, errors, null);
   }
 
+  /**
+   * 400 {@code invalid_request} listing {@code errors}, the first problems found when validation
+   * stopped at its limit (a request can hold far more problems than are worth finding).
+   */
+  public static ApiError invalidTruncated(List<FieldProblem> errors) {
+    return new ApiError(
+        400,
+        "invalid_request",
+        errors.size() + " or more problems found; the first " + errors.size() + " are listed",
+        errors,
+        null);
+  }
+
   /** 400 {@code invalid_request} for one field. */
   public static ApiError invalid(String field, String message) {
     return invalid(List.of(new FieldProblem(field, message)));

@@ -59,6 +59,11 @@ public final class RequestBody<T> {
     if (!(node instanceof ObjectNode obj)) {
       throw ApiError.invalid("body", "must be a JSON object");
     }
+    String unpaired = UnpairedSurrogates.find(obj);
+    if (unpaired != null) {
+      throw ApiError.invalid(
+          unpaired, "contains an unpaired UTF-16 surrogate, which is not a Unicode character");
+    }
     try {
       return new RequestBody<>(obj, strict.treeToValue(obj, type));
     } catch (UnrecognizedPropertyException e) {

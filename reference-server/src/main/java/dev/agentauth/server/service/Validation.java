@@ -3,7 +3,6 @@ package dev.agentauth.server.service;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentauth.server.http.ApiError;
 import dev.agentauth.server.http.ApiError.FieldProblem;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,15 +28,23 @@ public final class Validation {
   public static final int MAX_SCOPES = 100;
   public static final int MAX_CHECK_SCOPES = 20;
 
+  /** Field problems listed in one answer; more are counted in its {@code detail}, not listed. */
+  public static final int MAX_REPORTED = 20;
+
   private static final Pattern SCOPE = Pattern.compile("[A-Za-z0-9._:/-]{1,200}");
   private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s.]+(\\.[^@\\s.]+)+");
   private static final Pattern PHONE_SHAPE = Pattern.compile("\\+?\\(?\\d[\\d .()\\-]*\\d\\)?");
 
   private final List<FieldProblem> problems = new ArrayList<>();
 
-  /** Records a problem with {@code field}. */
+  /**
+   * Records a problem with {@code field}. At most {@link #MAX_REPORTED} are kept, and validation of
+   * an opaque object stops there; the answer then says that the list is not complete.
+   */
   public Validation add(String field, String message) {
-    problems.add(new FieldProblem(field, message));
+    if (problems.size() < MAX_REPORTED) {
+      problems.add(new FieldProblem(field, message));
+    }
     return this;
   }
 
@@ -48,7 +55,7 @@ public final class Validation {
   /** Throws the collected problems as one 400 {@code invalid_request}, if there are any. */
   public void throwIfInvalid() {
     if (!problems.isEmpty()) {
-      throw ApiError.invalid(problems);
+      throw full() ? ApiError.invalidTruncated(problems) : ApiError.invalid(problems);
     }
   }
 
@@ -201,7 +208,12 @@ public final class Validation {
 
   /**
    * An opaque JSON object ({@code metadata}, {@code context}): at most 16 KiB serialized, nesting
-   * depth at most 16, integers only within ±(2^53 − 1).
+   * depth at most 16, member names at most 256 characters, integers only within ±(2^53 − 1).
+   *
+   * <p>The size is measured first, and the measuring stops at the first byte past the limit, so an
+   * oversized object (up to the 1 MiB body) costs no more than reading it once and is reported as
+   * one error. Only an object within the size is walked; its paths are built only for the values
+   * reported, and at most {@link #MAX_REPORTED} problems are kept.
    */
   public void opaqueObject(String field, JsonNode node) {
     if (node == null || node.isNull() || node.isMissingNode()) {
@@ -211,38 +223,85 @@ public final class Validation {
       add(field, "must be a JSON object");
       return;
     }
-    int before = problems.size();
-    walk(field, node, 1);
-    if (problems.size() == before) {
-      int size = node.toString().getBytes(StandardCharsets.UTF_8).length;
-      if (size > MAX_OBJECT_BYTES) {
-        add(field, "must be at most " + MAX_OBJECT_BYTES + " bytes serialized, got " + size);
+    long size = SerializedSize.of(node, MAX_OBJECT_BYTES);
+    if (size > MAX_OBJECT_BYTES) {
+      add(field, "must be at most " + MAX_OBJECT_BYTES + " bytes serialized, got more");
+      return;
+    }
+    new Walk(field).node(node, 1);
+  }
+
+  /**
+   * One depth-first walk over an opaque object. The path to the current node is kept as a stack of
+   * segments and joined into a string only when a problem is reported.
+   */
+  private final class Walk {
+    private final String root;
+    private final java.util.ArrayDeque<Object> segments = new java.util.ArrayDeque<>();
+
+    Walk(String root) {
+      this.root = root;
+    }
+
+    /** False once enough problems are recorded: the walk stops. */
+    boolean node(JsonNode node, int depth) {
+      if (full()) {
+        return false;
       }
+      if (node.isContainerNode()) {
+        if (depth > MAX_DEPTH) {
+          add(path(), "nests deeper than " + MAX_DEPTH + " levels");
+          return !full();
+        }
+        if (node.isObject()) {
+          for (Map.Entry<String, JsonNode> e : node.properties()) {
+            segments.addLast(e.getKey());
+            boolean more = true;
+            if (e.getKey().length() > MAX_ID) {
+              add(path(), "member names must be at most " + MAX_ID + " characters");
+              more = !full();
+            }
+            more = more && node(e.getValue(), depth + 1);
+            segments.removeLast();
+            if (!more) {
+              return false;
+            }
+          }
+        } else {
+          for (int i = 0; i < node.size(); i++) {
+            segments.addLast(i);
+            boolean more = node(node.get(i), depth + 1);
+            segments.removeLast();
+            if (!more) {
+              return false;
+            }
+          }
+        }
+      } else if (node.isNumber()) {
+        if (!node.isIntegralNumber()
+            || !node.canConvertToLong()
+            || Math.abs(node.longValue()) > MAX_SAFE) {
+          add(path(), "numbers must be integers within ±(2^53-1), got " + clip(node.asText()));
+        }
+      }
+      return !full();
+    }
+
+    private String path() {
+      StringBuilder sb = new StringBuilder(root);
+      for (Object s : segments) {
+        if (s instanceof Integer i) {
+          sb.append('[').append(i).append(']');
+        } else {
+          sb.append('.').append(clip((String) s));
+        }
+      }
+      return sb.toString();
     }
   }
 
-  private void walk(String path, JsonNode node, int depth) {
-    if (node.isContainerNode()) {
-      if (depth > MAX_DEPTH) {
-        add(path, "nests deeper than " + MAX_DEPTH + " levels");
-        return;
-      }
-      if (node.isObject()) {
-        for (Map.Entry<String, JsonNode> e : node.properties()) {
-          walk(path + "." + e.getKey(), e.getValue(), depth + 1);
-        }
-      } else {
-        for (int i = 0; i < node.size(); i++) {
-          walk(path + "[" + i + "]", node.get(i), depth + 1);
-        }
-      }
-    } else if (node.isNumber()) {
-      if (!node.isIntegralNumber()
-          || !node.canConvertToLong()
-          || Math.abs(node.longValue()) > MAX_SAFE) {
-        add(path, "numbers must be integers within ±(2^53-1), got " + node.asText());
-      }
-    }
+  private boolean full() {
+    return problems.size() >= MAX_REPORTED;
   }
 
   /** An expiry: in the future and at most 366 days ahead of {@code now}. */
@@ -267,7 +326,12 @@ public final class Validation {
     return false;
   }
 
+  /** The first 57 characters and "..." when longer than 60; never splits a surrogate pair. */
   static String clip(String s) {
-    return s.length() <= 60 ? s : s.substring(0, 57) + "...";
+    if (s.length() <= 60) {
+      return s;
+    }
+    int end = Character.isHighSurrogate(s.charAt(56)) ? 56 : 57;
+    return s.substring(0, end) + "...";
   }
 }
