@@ -353,7 +353,8 @@ class ClientRetryIT {
     assertThat(((ServerException) resp.fallbackCause()).statusCode()).isEqualTo(503);
     CheckResult r = resp.value().results().get("email.send");
     assertThat(r.decision()).isEqualTo(Decision.DENY);
-    assertThat(r.reason()).isEqualTo(Reason.FALLBACK_CLOSED_UNREACHABLE);
+    // the service was reached but failed: not "unreachable" (decisions §13)
+    assertThat(r.reason()).isEqualTo(Reason.FALLBACK_CLOSED_SERVER_ERROR);
     assertThat(r.receipt()).isNull();
     // nothing reached the server: the chain is the creation alone
     assertThat(it.verifyChain(a.authorizationId())).hasSize(1);
