@@ -30,8 +30,8 @@ import java.util.Objects;
  * values the model controls into its check ({@code resource}, {@code context}, {@code session_id}
  * from tool arguments, say): whoever can make the service fail on such a value would turn a denial
  * into an allow. Use {@code fail_closed} for every scope whose check carries model-written input.
- * The service rejects malformed input (unpaired surrogates, oversized values) with 400, which never
- * falls back.
+ * The service rejects malformed input (unpaired surrogates, oversized values) with a 4xx, which
+ * never falls back.
  *
  * <p>Immutable and thread-safe.
  */
