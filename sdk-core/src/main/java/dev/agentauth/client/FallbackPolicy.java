@@ -18,11 +18,20 @@ import java.util.Objects;
  * AgentAuthClient client = AgentAuthClient.builder()...fallback(policy).build();
  * }</pre>
  *
- * <p>Fallback results carry {@code fallback: true}, the {@code fallback_mode}, a reason telling
- * timeout from unreachable ({@code fallback_closed_timeout}, {@code fallback_closed_unreachable},
- * {@code fallback_open_timeout}, {@code fallback_open_unreachable}) and no receipt; the response's
- * {@code policy_version} is {@value #POLICY_VERSION}. 4xx answers never fall back: they are thrown.
- * With {@link #disabled()} the client throws the failure instead.
+ * <p>Fallback results carry {@code fallback: true}, the {@code fallback_mode}, a reason naming the
+ * last attempt's failure ({@code fallback_closed_timeout} / {@code fallback_open_timeout}: the
+ * check's timeout ran out; {@code fallback_closed_unreachable} / {@code fallback_open_unreachable}:
+ * no connection, or it broke before an answer; {@code fallback_closed_server_error} / {@code
+ * fallback_open_server_error}: the service was reached but answered 5xx) and no receipt; the
+ * response's {@code policy_version} is {@value #POLICY_VERSION}. 4xx answers never fall back: they
+ * are thrown. With {@link #disabled()} the client throws the failure instead.
+ *
+ * <p><b>{@code fail_open} and model-written input.</b> A {@code fail_open} scope must not take
+ * values the model controls into its check ({@code resource}, {@code context}, {@code session_id}
+ * from tool arguments, say): whoever can make the service fail on such a value would turn a denial
+ * into an allow. Use {@code fail_closed} for every scope whose check carries model-written input.
+ * The service rejects malformed input (unpaired surrogates, oversized values) with a 4xx, which
+ * never falls back.
  *
  * <p>Immutable and thread-safe.
  */

@@ -5,7 +5,7 @@ import dev.agentauth.model.Problem;
 /**
  * HTTP 5xx: the service failed ({@code internal_error}) or a gateway in front of it did (502, 503,
  * 504). 500, 502, 503 and 504 are retried before this is thrown; for {@code /v1/check} a fallback
- * policy turns it into fallback results instead.
+ * policy turns it into fallback results with a {@code *_server_error} reason instead.
  */
 public class ServerException extends ApiException {
   private static final long serialVersionUID = 1L;

@@ -100,6 +100,13 @@ public final class Reason extends WireEnum<Reason.Known> {
       REGISTRY.get(Known.FALLBACK_CLOSED_UNREACHABLE);
 
   /**
+   * {@code fallback_closed_server_error}: SDK fallback: the service was reached but answered 5xx
+   * after retries, and the mode is {@code fail_closed}.
+   */
+  public static final Reason FALLBACK_CLOSED_SERVER_ERROR =
+      REGISTRY.get(Known.FALLBACK_CLOSED_SERVER_ERROR);
+
+  /**
    * {@code fallback_open_timeout}: SDK fallback: the check timed out and the mode is {@code
    * fail_open}.
    */
@@ -111,6 +118,13 @@ public final class Reason extends WireEnum<Reason.Known> {
    */
   public static final Reason FALLBACK_OPEN_UNREACHABLE =
       REGISTRY.get(Known.FALLBACK_OPEN_UNREACHABLE);
+
+  /**
+   * {@code fallback_open_server_error}: SDK fallback: the service was reached but answered 5xx
+   * after retries, and the mode is {@code fail_open}.
+   */
+  public static final Reason FALLBACK_OPEN_SERVER_ERROR =
+      REGISTRY.get(Known.FALLBACK_OPEN_SERVER_ERROR);
 
   /**
    * {@code missing_user_id}: MCP middleware local denial: no user could be resolved for the tool
@@ -151,8 +165,10 @@ public final class Reason extends WireEnum<Reason.Known> {
     ESCALATION_APPROVED("escalation_approved"),
     FALLBACK_CLOSED_TIMEOUT("fallback_closed_timeout"),
     FALLBACK_CLOSED_UNREACHABLE("fallback_closed_unreachable"),
+    FALLBACK_CLOSED_SERVER_ERROR("fallback_closed_server_error"),
     FALLBACK_OPEN_TIMEOUT("fallback_open_timeout"),
     FALLBACK_OPEN_UNREACHABLE("fallback_open_unreachable"),
+    FALLBACK_OPEN_SERVER_ERROR("fallback_open_server_error"),
     MISSING_USER_ID("missing_user_id");
 
     private final String wireName;

@@ -221,12 +221,12 @@ class WireMockContractTest {
   }
 
   @Test
-  void serviceDownFallsBackClosed() {
+  void gateway503FallsBackClosedAsServerError() {
     CheckResponse r = client.check(CheckParams.of("auth_down", "email.send"));
 
     assertThat(r.policyVersion()).isEqualTo(FallbackPolicy.POLICY_VERSION);
     assertThat(r.results().get("email.send").reason())
-        .isEqualTo(Reason.FALLBACK_CLOSED_UNREACHABLE);
+        .isEqualTo(Reason.FALLBACK_CLOSED_SERVER_ERROR);
     assertThat(wireMock.getAllServeEvents()).hasSize(3);
   }
 

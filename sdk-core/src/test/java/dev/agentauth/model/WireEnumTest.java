@@ -185,6 +185,8 @@ class WireEnumTest {
             "fallback_closed_unreachable",
             "fallback_open_timeout",
             "fallback_open_unreachable",
+            "fallback_closed_server_error",
+            "fallback_open_server_error",
             // decisions.md section 14
             "missing_user_id");
   }

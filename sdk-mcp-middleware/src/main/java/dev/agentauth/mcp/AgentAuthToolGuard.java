@@ -84,10 +84,17 @@ import reactor.core.scheduler.Schedulers;
  *
  * <p><b>When the service cannot answer</b> (timeout, connection failure, 5xx after retries) the
  * client's {@link FallbackPolicy} decides per scope: {@code fail_closed} (the default) yields an
- * error result whose object also has {@code "fallback": true} and {@code fallback_mode}; {@code
- * fail_open} runs the tool. A client with {@link FallbackPolicy#disabled()} throws, and so does a
- * 4xx answer (a bad API key, say): the tool does not run and the MCP client receives a JSON-RPC
- * error.
+ * error result whose object also has {@code "fallback": true} and {@code fallback_mode}, with
+ * reason {@code fallback_closed_timeout}, {@code fallback_closed_unreachable} or {@code
+ * fallback_closed_server_error}; {@code fail_open} runs the tool ({@code fallback_open_*}). A
+ * client with {@link FallbackPolicy#disabled()} throws, and so does a 4xx answer (a bad API key,
+ * input the service rejects): the tool does not run and the MCP client receives a JSON-RPC error.
+ *
+ * <p><b>Keep {@code fail_open} away from model-written input.</b> Tool arguments are written by the
+ * model. A tool whose {@linkplain Builder#resourceExtractor(Function) resource}, {@linkplain
+ * Builder#contextExtractor(Function) context} or {@linkplain Builder#sessionIdExtractor(Function)
+ * session id} comes from its arguments must be {@code fail_closed}: under {@code fail_open}, an
+ * argument crafted to make the service fail would turn a denial into an allow.
  *
  * <p><b>Sync and async.</b> {@link #wrap(SyncToolSpecification)} checks with the blocking client
  * (the MCP SDK runs sync tools off its event threads). {@link #wrap(AsyncToolSpecification)} uses
@@ -551,7 +558,9 @@ public final class AgentAuthToolGuard {
 
     /**
      * Sets the function returning the check's {@code resource} (matched by {@code
-     * resource_pattern}, blocked by tombstones), or {@code null} for none. Default: none.
+     * resource_pattern}, blocked by tombstones), or {@code null} for none. Default: none. When it
+     * reads tool arguments (written by the model), keep the tool's scope {@code fail_closed} in the
+     * client's {@link FallbackPolicy}.
      */
     public Builder resourceExtractor(Function<ToolCall, String> extractor) {
       this.resourceExtractor = Objects.requireNonNull(extractor, "extractor");

@@ -16,7 +16,9 @@ import java.util.Objects;
  * @param decision {@code allow}, {@code deny}, {@code confirm} or {@code escalate} (or a newer
  *     value the service sent; only {@code allow} runs the tool)
  * @param reason the machine-readable reason, e.g. {@code scope_not_authorized}, {@code
- *     missing_user_id}, {@code fallback_closed_unreachable}
+ *     missing_user_id}, or on fallback {@code fallback_closed_timeout}, {@code
+ *     fallback_closed_unreachable}, {@code fallback_closed_server_error} (and their {@code
+ *     fallback_open_*} twins)
  * @param latency from the start of the guard to the decision: identity, resolver and check round
  *     trip, without the tool itself
  * @param receiptId the id of the signed receipt the service issued, or {@code null} for local and

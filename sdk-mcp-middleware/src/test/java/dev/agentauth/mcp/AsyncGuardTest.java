@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.entry;
 
 import dev.agentauth.client.FallbackPolicy;
 import dev.agentauth.client.ServerException;
+import dev.agentauth.model.FallbackMode;
+import dev.agentauth.model.Reason;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -142,16 +144,34 @@ class AsyncGuardTest extends GuardTestSupport {
   }
 
   @Test
-  void serviceDownFailClosedReturnsTheFallbackDenial() {
+  void serviceFailingFailClosedReturnsTheFallbackDenial() {
     server.enqueue(problem(503, "unavailable"));
 
     CallToolResult r = call(guard().build().wrap(asyncTool("send_email")));
 
     assertThat(structured(r))
-        .containsEntry("reason", "fallback_closed_unreachable")
+        .containsEntry("reason", "fallback_closed_server_error")
         .containsEntry("fallback", true)
         .containsEntry("fallback_mode", "fail_closed");
     assertThat(toolThreads).isEmpty();
+  }
+
+  @Test
+  void serviceFailingFailOpenRunsTheToolWithTheServerErrorReason() {
+    server.enqueue(problem(500, "internal_error"));
+    AgentAuthToolGuard g =
+        guard()
+            .client(
+                clientBuilder()
+                    .fallback(FallbackPolicy.failClosed().withFailOpen("docs_search"))
+                    .build())
+            .build();
+
+    CallToolResult r = call(g.wrap(asyncTool("docs_search")));
+
+    assertThat(text(r)).isEqualTo("ran docs_search");
+    assertThat(decisions.get(0).reason()).isEqualTo(Reason.FALLBACK_OPEN_SERVER_ERROR);
+    assertThat(decisions.get(0).fallbackMode()).isEqualTo(FallbackMode.FAIL_OPEN);
   }
 
   @Test

@@ -6,12 +6,18 @@ import static org.assertj.core.api.Assertions.entry;
 
 import dev.agentauth.client.AgentAuthClient;
 import dev.agentauth.client.AuthenticationException;
+import dev.agentauth.client.BadRequestException;
 import dev.agentauth.client.FallbackPolicy;
 import dev.agentauth.client.ServerException;
 import dev.agentauth.model.FallbackMode;
 import dev.agentauth.model.Reason;
+import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
 import org.junit.jupiter.api.Test;
@@ -24,7 +30,7 @@ class FallbackTest extends GuardTestSupport {
   }
 
   @Test
-  void serviceDownFailClosedReturnsADenialWithFallbackMarkers() throws Exception {
+  void serviceFailingFailClosedReturnsADenialWithFallbackMarkers() throws Exception {
     server.enqueue(problem(503, "unavailable"));
 
     CallToolResult r = call(guard().build().wrap(syncTool("send_email")));
@@ -34,20 +40,21 @@ class FallbackTest extends GuardTestSupport {
     assertThat(structured(r))
         .containsExactly(
             entry("decision", "deny"),
-            entry("reason", "fallback_closed_unreachable"),
+            entry("reason", "fallback_closed_server_error"),
             entry("fallback", true),
             entry("fallback_mode", "fail_closed"));
     assertThat(textJson(r)).isEqualTo(structured(r));
     GuardDecision d = decisions.get(0);
     assertThat(d.fallback()).isTrue();
+    assertThat(d.reason()).isEqualTo(Reason.FALLBACK_CLOSED_SERVER_ERROR);
     assertThat(d.fallbackMode()).isEqualTo(FallbackMode.FAIL_CLOSED);
     assertThat(d.receiptId()).isNull();
     assertThat(d.local()).isFalse();
   }
 
   @Test
-  void serviceDownFailOpenRunsTheToolAndTellsTheListener() {
-    server.enqueue(problem(503, "unavailable"));
+  void serviceFailingFailOpenRunsTheToolAndTellsTheListener() {
+    server.enqueue(problem(500, "internal_error"));
     AgentAuthToolGuard g =
         guardWith(
             clientBuilder()
@@ -59,8 +66,75 @@ class FallbackTest extends GuardTestSupport {
     assertThat(text(r)).isEqualTo("ran docs_search");
     GuardDecision d = decisions.get(0);
     assertThat(d.allowed()).isTrue();
-    assertThat(d.reason()).isEqualTo(Reason.FALLBACK_OPEN_UNREACHABLE);
+    assertThat(d.reason()).isEqualTo(Reason.FALLBACK_OPEN_SERVER_ERROR);
     assertThat(d.fallbackMode()).isEqualTo(FallbackMode.FAIL_OPEN);
+  }
+
+  @Test
+  void unreachableServiceIsToldApartFromAFailingOne() {
+    AgentAuthToolGuard g =
+        guardWith(
+            clientBuilder()
+                .baseUrl("http://127.0.0.1:" + unusedPort())
+                .fallback(FallbackPolicy.failClosed().withFailOpen("docs_search"))
+                .build());
+
+    CallToolResult closed = call(g.wrap(syncTool("send_email")));
+    CallToolResult open = call(g.wrap(syncTool("docs_search")));
+
+    assertThat(structured(closed)).containsEntry("reason", "fallback_closed_unreachable");
+    assertThat(text(open)).isEqualTo("ran docs_search");
+    assertThat(decisions)
+        .extracting(GuardDecision::reason)
+        .containsExactly(Reason.FALLBACK_CLOSED_UNREACHABLE, Reason.FALLBACK_OPEN_UNREACHABLE);
+  }
+
+  @Test
+  void inputTheServiceRejectsNeverRunsAFailOpenTool() {
+    for (int i = 0; i < 2; i++) {
+      server.enqueue(rejectedResource());
+    }
+    AgentAuthToolGuard g =
+        guard()
+            .client(clientBuilder().fallback(FallbackPolicy.failOpen()).build())
+            .resourceExtractor(call -> call.stringArgument("to"))
+            .build();
+    Map<String, Object> crafted = Map.of("user_id", "u_1", "to", "mailbox/bob\ud800");
+
+    assertThatThrownBy(
+            () ->
+                g.wrap(syncTool("send_email"))
+                    .callHandler()
+                    .apply(exchange(), request("send_email", crafted)))
+        .isInstanceOf(BadRequestException.class);
+    assertThatThrownBy(
+            () ->
+                g.wrap(asyncTool("send_email"))
+                    .callHandler()
+                    .apply(asyncExchange(McpTransportContext.EMPTY), request("send_email", crafted))
+                    .block(Duration.ofSeconds(5)))
+        .isInstanceOf(BadRequestException.class);
+    assertThat(server.getRequestCount()).isEqualTo(2);
+    assertThat(toolThreads).isEmpty();
+    assertThat(decisions).isEmpty();
+  }
+
+  private static MockResponse rejectedResource() {
+    return json(
+        400,
+        """
+        {"type":"/errors/invalid_request","title":"Bad Request","status":400,
+         "code":"invalid_request","request_id":"req_1","errors":[{"field":"resource",
+         "message":"expected a string without unpaired surrogates"}]}
+        """);
+  }
+
+  private static int unusedPort() {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Test

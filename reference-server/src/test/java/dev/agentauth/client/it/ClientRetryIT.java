@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.agentauth.client.AgentAuthClient;
 import dev.agentauth.client.ApiResponse;
 import dev.agentauth.client.AuthorizationRevokeParams;
+import dev.agentauth.client.BadRequestException;
 import dev.agentauth.client.CheckParams;
 import dev.agentauth.client.ConnectionException;
 import dev.agentauth.client.EscalationResolveParams;
@@ -25,6 +26,7 @@ import dev.agentauth.model.Decision;
 import dev.agentauth.model.EscalationResolveResponse;
 import dev.agentauth.model.EscalationStatus;
 import dev.agentauth.model.FallbackMode;
+import dev.agentauth.model.FieldError;
 import dev.agentauth.model.Reason;
 import dev.agentauth.model.ReceiptSummary;
 import dev.agentauth.model.RevokeAuthorizationResponse;
@@ -37,6 +39,7 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.Interceptor;
@@ -112,6 +115,16 @@ class ClientRetryIT {
   /** Answers {@code 503} to every {@code POST /v1/check} without forwarding it. */
   static final class Unavailable implements Interceptor {
     final AtomicInteger attempts = new AtomicInteger();
+    final String retryAfter;
+
+    Unavailable() {
+      this(null);
+    }
+
+    /** Answers as the server does under overload: 503 unavailable with this Retry-After. */
+    Unavailable(String retryAfter) {
+      this.retryAfter = retryAfter;
+    }
 
     @Override
     public Response intercept(Chain chain) throws IOException {
@@ -120,18 +133,22 @@ class ClientRetryIT {
         return chain.proceed(request);
       }
       attempts.incrementAndGet();
-      return new Response.Builder()
-          .request(request)
-          .protocol(Protocol.HTTP_1_1)
-          .code(503)
-          .message("Service Unavailable")
-          .header("X-Request-Id", "injected-503")
-          .body(
-              ResponseBody.create(
-                  "{\"type\":\"/errors/unavailable\",\"title\":\"Unavailable\",\"status\":503,"
-                      + "\"code\":\"unavailable\",\"request_id\":\"injected-503\"}",
-                  MediaType.get("application/problem+json")))
-          .build();
+      Response.Builder b =
+          new Response.Builder()
+              .request(request)
+              .protocol(Protocol.HTTP_1_1)
+              .code(503)
+              .message("Service Unavailable")
+              .header("X-Request-Id", "injected-503")
+              .body(
+                  ResponseBody.create(
+                      "{\"type\":\"/errors/unavailable\",\"title\":\"Unavailable\",\"status\":503,"
+                          + "\"code\":\"unavailable\",\"request_id\":\"injected-503\"}",
+                      MediaType.get("application/problem+json")));
+      if (retryAfter != null) {
+        b.header("Retry-After", retryAfter);
+      }
+      return b.build();
     }
   }
 
@@ -353,10 +370,86 @@ class ClientRetryIT {
     assertThat(((ServerException) resp.fallbackCause()).statusCode()).isEqualTo(503);
     CheckResult r = resp.value().results().get("email.send");
     assertThat(r.decision()).isEqualTo(Decision.DENY);
-    assertThat(r.reason()).isEqualTo(Reason.FALLBACK_CLOSED_UNREACHABLE);
+    // the service was reached but failed: not "unreachable" (decisions §13)
+    assertThat(r.reason()).isEqualTo(Reason.FALLBACK_CLOSED_SERVER_ERROR);
     assertThat(r.receipt()).isNull();
     // nothing reached the server: the chain is the creation alone
     assertThat(it.verifyChain(a.authorizationId())).hasSize(1);
+  }
+
+  @Test
+  void anOverloadedServiceAskingForMoreThanTheCheckTimeoutFallsBackAtOnceAsServerError() {
+    Unavailable overloaded = new Unavailable("1");
+    AgentAuthClient c =
+        it.clientBuilder()
+            .okHttpClient(ItServer.OK_HTTP.newBuilder().addInterceptor(overloaded).build())
+            .fallback(FallbackPolicy.failClosed().withFailOpen("docs.search"))
+            .build(); // default check timeout: 1 s, which a 1 s Retry-After does not fit in
+
+    ApiResponse<CheckResponse> resp =
+        c.checkWithResponse(
+            CheckParams.of("authz_1", "email.send", "docs.search"), RequestOptions.none());
+    CheckResponse r = resp.value();
+
+    // no retry sooner than the service asked, and no wait past the check timeout
+    assertThat(overloaded.attempts).hasValue(1);
+    assertThat(resp.fallbackCause()).isInstanceOf(ServerException.class);
+    assertThat(r.results().get("email.send").reason())
+        .isEqualTo(Reason.FALLBACK_CLOSED_SERVER_ERROR);
+    assertThat(r.results().get("docs.search").reason())
+        .isEqualTo(Reason.FALLBACK_OPEN_SERVER_ERROR);
+  }
+
+  @Test
+  void aResourceCraftedToBreakTheServiceIsRejectedNotAllowedByFailOpen() throws Exception {
+    // issue 14: with fail_open on mail.send, a 500 for this resource used to come back as allow
+    Authorization a =
+        it.client
+            .authorizations()
+            .create(
+                it.inline()
+                    .scope(
+                        new ScopeEntry(
+                            "mail.send", new ScopeConstraints(null, "mailbox/alice", null)))
+                    .build());
+    AgentAuthClient failOpen =
+        it.clientBuilder().fallback(FallbackPolicy.failClosed().withFailOpen("mail.send")).build();
+    CheckParams crafted =
+        CheckParams.builder()
+            .authorizationId(a.authorizationId())
+            .scope("mail.send")
+            .resource("mailbox/bob\ud800")
+            .build();
+
+    assertThat(
+            failOpen
+                .check(
+                    CheckParams.builder()
+                        .authorizationId(a.authorizationId())
+                        .scope("mail.send")
+                        .resource("mailbox/bob")
+                        .build())
+                .results()
+                .get("mail.send")
+                .reason())
+        .isEqualTo(Reason.SCOPE_NOT_AUTHORIZED);
+    assertRejected(failOpen, crafted);
+    it.client.authorizations().revoke(a.authorizationId());
+    assertRejected(failOpen, crafted);
+
+    assertThat(it.verifyChain(a.authorizationId()))
+        .extracting(r -> r.decision().value())
+        .doesNotContain("allow");
+  }
+
+  private static void assertRejected(AgentAuthClient c, CheckParams crafted) throws Exception {
+    assertThatThrownBy(() -> c.check(crafted))
+        .isInstanceOfSatisfying(
+            BadRequestException.class,
+            e -> assertThat(e.fieldErrors()).extracting(FieldError::field).contains("resource"));
+    assertThatThrownBy(() -> c.async().check(crafted).get(10, TimeUnit.SECONDS))
+        .isInstanceOf(ExecutionException.class)
+        .hasCauseInstanceOf(BadRequestException.class);
   }
 
   // ---- fallback

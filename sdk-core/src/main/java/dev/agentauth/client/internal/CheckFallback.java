@@ -18,8 +18,9 @@ import okhttp3.Headers;
 
 /**
  * The SDK-local answer of a check that got none from the service (decisions §13): per scope, {@code
- * fail_closed} denies and {@code fail_open} allows; results are marked, tell timeout from
- * unreachable, and carry no receipt. Not part of the public API.
+ * fail_closed} denies and {@code fail_open} allows; results are marked, tell a timeout, an
+ * unreachable service and a service that answered 5xx apart, and carry no receipt. Not part of the
+ * public API.
  */
 public final class CheckFallback {
   private CheckFallback() {}
@@ -35,20 +36,19 @@ public final class CheckFallback {
     return failure instanceof ConnectionException || failure instanceof ServerException;
   }
 
-  /** Returns the fallback response for {@code params} after {@code failure}. */
+  /**
+   * Returns the fallback response for {@code params} after {@code failure}. The reason names the
+   * last attempt's failure: {@code *_timeout} for the call's timeout, {@code *_server_error} for a
+   * 5xx answer (the service was reached but failed), {@code *_unreachable} for any other transport
+   * failure (refused, reset, DNS, TLS).
+   */
   public static ApiResponse<CheckResponse> respond(
       FallbackPolicy policy, CheckParams params, AgentAuthException failure) {
-    boolean timeout = failure instanceof RequestTimeoutException;
     Map<String, CheckResult> results = new LinkedHashMap<>();
     for (String scope : params.scopes()) {
       FallbackMode mode = policy.modeFor(scope);
       boolean open = FallbackMode.FAIL_OPEN.equals(mode);
-      Reason reason;
-      if (open) {
-        reason = timeout ? Reason.FALLBACK_OPEN_TIMEOUT : Reason.FALLBACK_OPEN_UNREACHABLE;
-      } else {
-        reason = timeout ? Reason.FALLBACK_CLOSED_TIMEOUT : Reason.FALLBACK_CLOSED_UNREACHABLE;
-      }
+      Reason reason = reason(open, failure);
       results.put(
           scope,
           new CheckResult(
@@ -70,5 +70,15 @@ public final class CheckFallback {
         new CheckResponse(
             params.authorizationId(), null, null, null, FallbackPolicy.POLICY_VERSION, results);
     return new ApiResponse<>(response, 0, Headers.of(), failure);
+  }
+
+  private static Reason reason(boolean open, AgentAuthException failure) {
+    if (failure instanceof RequestTimeoutException) {
+      return open ? Reason.FALLBACK_OPEN_TIMEOUT : Reason.FALLBACK_CLOSED_TIMEOUT;
+    }
+    if (failure instanceof ServerException) {
+      return open ? Reason.FALLBACK_OPEN_SERVER_ERROR : Reason.FALLBACK_CLOSED_SERVER_ERROR;
+    }
+    return open ? Reason.FALLBACK_OPEN_UNREACHABLE : Reason.FALLBACK_CLOSED_UNREACHABLE;
   }
 }
