@@ -337,6 +337,11 @@ public final class JdbcStore implements Store {
     ((Sqlite) engine).faultForTest = fault;
   }
 
+  /** Write transactions queued for the SQLite writer and not yet taken (for tests). */
+  int queuedWrites() {
+    return ((Sqlite) engine).jobs.size();
+  }
+
   /** Check targets the SQLite writer took from its cache instead of reading them (for tests). */
   long checkTargetsFromCache() {
     return engine instanceof Sqlite sqlite ? sqlite.checkTargets.hits() : 0;
@@ -899,10 +904,12 @@ public final class JdbcStore implements Store {
       }
       closed = true;
       try {
-        thread.join(TimeUnit.SECONDS.toMillis(30));
+        // The writer finishes what is queued, in milliseconds when it is well. A writer stuck for
+        // longer than a caller waits is not waited for either: every caller has given up by then.
+        thread.join(Math.max(1, writeWait.toMillis()));
         // After the writer's last batch, so that its callers are woken before close returns.
         waker.shutdown();
-        waker.awaitTermination(30, TimeUnit.SECONDS);
+        waker.awaitTermination(5, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } finally {
