@@ -73,7 +73,7 @@ public final class JdbcStore implements Store {
 
   private final Dialect dialect;
   private final MasterKey masterKey;
-  private final java.time.Duration writeWait;
+  private volatile java.time.Duration writeWait;
   private final ObjectMapper json = new ObjectMapper();
   private final Map<String, Object> decodedJson = new java.util.concurrent.ConcurrentHashMap<>();
   private final Engine engine;
@@ -335,6 +335,11 @@ public final class JdbcStore implements Store {
    */
   void failWriterOnce(Error fault) {
     ((Sqlite) engine).faultForTest = fault;
+  }
+
+  /** Changes how long callers wait for the writer or a group thread (for tests). */
+  void writeWait(java.time.Duration wait) {
+    this.writeWait = wait;
   }
 
   /** Write transactions queued for the SQLite writer and not yet taken (for tests). */

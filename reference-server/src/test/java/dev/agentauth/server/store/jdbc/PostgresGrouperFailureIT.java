@@ -37,7 +37,7 @@ class PostgresGrouperFailureIT {
   void open() {
     PostgresTestDatabase.assumeAvailable();
     url = PostgresTestDatabase.freshSchemaUrl();
-    store = JdbcStore.postgres(url, MasterKey.random(), SHORT_WAIT);
+    store = JdbcStore.postgres(url, MasterKey.random());
   }
 
   @AfterEach
@@ -90,6 +90,7 @@ class PostgresGrouperFailureIT {
 
   @Test
   void whenEveryGroupThreadIsStuckACallerGetsUnavailableAndItsJobNeverRuns() {
+    store.writeWait(SHORT_WAIT);
     CountDownLatch running = new CountDownLatch(GROUPERS);
     CountDownLatch release = new CountDownLatch(1);
     List<CompletableFuture<Object>> stuck = new ArrayList<>();
@@ -128,6 +129,7 @@ class PostgresGrouperFailureIT {
               });
       assertThat(e.retryAfterSeconds()).isEqualTo(1);
     } finally {
+      store.writeWait(JdbcStore.WRITE_WAIT);
       release.countDown();
     }
     stuck.forEach(

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.agentauth.server.AgentAuthServer;
+import dev.agentauth.server.ServerHarness;
+import dev.agentauth.server.ServerHarness.Resp;
 import dev.agentauth.server.store.StoreException;
 import dev.agentauth.server.store.StoreUnavailableException;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * out gets {@link StoreUnavailableException}, and its job, if not started yet, never runs.
  */
 class SqliteWriterFailureIT {
-  private static final Duration SHORT_WAIT = Duration.ofMillis(300);
+  private static final Duration SHORT_WAIT = Duration.ofMillis(500);
 
   @TempDir Path dir;
   private final MasterKey key = MasterKey.random();
@@ -40,9 +43,24 @@ class SqliteWriterFailureIT {
     }
   }
 
+  /**
+   * Opens the store; {@code writeWait} applies once {@link #shortWaits} is called (set-up writes
+   * keep the default, so that a slow disk does not fail them).
+   */
   private JdbcStore open(Duration writeWait) {
-    store = JdbcStore.sqlite(dir.resolve("writer.db"), key, writeWait);
+    store = JdbcStore.sqlite(dir.resolve("writer.db"), key);
+    this.wait = writeWait;
     return store;
+  }
+
+  private Duration wait;
+
+  private void shortWaits() {
+    store.writeWait(wait);
+  }
+
+  private void defaultWaits() {
+    store.writeWait(JdbcStore.WRITE_WAIT);
   }
 
   private static void put(JdbcTx tx, String name) {
@@ -143,6 +161,7 @@ class SqliteWriterFailureIT {
   @Test
   void aCallerOfAStuckWriterGetsStoreUnavailableWithinTheWait() {
     open(SHORT_WAIT);
+    shortWaits();
     CountDownLatch running = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     CompletableFuture<Object> stuck =
@@ -172,13 +191,49 @@ class SqliteWriterFailureIT {
           .hasCauseInstanceOf(StoreUnavailableException.class)
           .hasMessageContaining("may still commit");
     } finally {
+      defaultWaits();
       release.countDown();
+    }
+  }
+
+  @Test
+  void aRequestToAStuckWriterIsAnswered503UnavailableWithRetryAfter() {
+    open(SHORT_WAIT);
+    try (ServerHarness h = ServerHarness.start(AgentAuthServer.builder().store(store))) {
+      shortWaits();
+      CountDownLatch running = new CountDownLatch(1);
+      CountDownLatch release = new CountDownLatch(1);
+      CompletableFuture.runAsync(
+          () ->
+              catchUnavailable(
+                  () ->
+                      store.inTransaction(
+                          tx -> {
+                            running.countDown();
+                            await(release);
+                            return null;
+                          })));
+      try {
+        await(running);
+        Resp r =
+            h.post(
+                "/v1/authorizations",
+                h.json(
+                    "{\"user_id\":\"u1\",\"agent_id\":\"a1\",\"scopes\":[{\"name\":\"email.send\"}],\"expires_at\":\"2026-11-23T10:00:00Z\"}"));
+        assertThat(r.status()).as(r.raw()).isEqualTo(503);
+        assertThat(r.code()).isEqualTo("unavailable");
+        assertThat(r.header("Retry-After")).isEqualTo("1");
+      } finally {
+        defaultWaits();
+        release.countDown();
+      }
     }
   }
 
   @Test
   void aQueuedJobWhoseCallerGaveUpNeverRuns() {
     open(SHORT_WAIT);
+    shortWaits();
     CountDownLatch running = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     CompletableFuture<Object> stuck =
@@ -204,6 +259,7 @@ class SqliteWriterFailureIT {
                           put((JdbcTx) tx, "abandoned");
                           return null;
                         })));
+    defaultWaits();
     release.countDown();
     assertThatThrownBy(stuck::join).hasCauseInstanceOf(StoreUnavailableException.class);
 
@@ -218,6 +274,7 @@ class SqliteWriterFailureIT {
   @Test
   void closeReturnsWhileTheWriterIsStuck() {
     open(SHORT_WAIT);
+    shortWaits();
     CountDownLatch running = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     CompletableFuture.runAsync(
