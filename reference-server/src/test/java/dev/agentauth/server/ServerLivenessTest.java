@@ -12,14 +12,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * {@code /healthz} and {@code /readyz} tell the truth about the server's own threads, and an Error
  * thrown while serving a request is answered 500 and handed to the fatal-error policy.
  */
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ServerLivenessTest {
   private Thread.UncaughtExceptionHandler previous;
 

@@ -20,12 +20,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The PostgreSQL group threads survive an Error of a grouped job, and a caller whose wait for them
  * runs out gets {@link StoreUnavailableException}; its job, if not started, never runs. Skipped
  * when no PostgreSQL answers (see {@link PostgresTestDatabase}).
  */
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class PostgresGrouperFailureIT {
   private static final Duration SHORT_WAIT = Duration.ofMillis(300);
   private static final int GROUPERS = 2;

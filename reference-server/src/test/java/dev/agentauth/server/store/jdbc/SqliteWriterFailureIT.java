@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * that fails with an Error is rolled back whole and the writer goes on; a caller whose wait runs
  * out gets {@link StoreUnavailableException}, and its job, if not started yet, never runs.
  */
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class SqliteWriterFailureIT {
   private static final Duration SHORT_WAIT = Duration.ofMillis(500);
 
