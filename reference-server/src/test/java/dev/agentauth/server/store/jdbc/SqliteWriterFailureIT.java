@@ -291,7 +291,7 @@ class SqliteWriterFailureIT {
                         })));
     await(running);
     try {
-      assertTimeoutPreemptively(Duration.ofSeconds(45), () -> store.close());
+      assertTimeoutPreemptively(Duration.ofSeconds(10), () -> store.close());
       store = null;
     } finally {
       release.countDown();
