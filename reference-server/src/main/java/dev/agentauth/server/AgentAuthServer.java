@@ -1,5 +1,7 @@
 package dev.agentauth.server;
 
+import dev.agentauth.server.fatal.FatalErrorPolicy;
+import dev.agentauth.server.fatal.FatalErrors;
 import dev.agentauth.server.http.Api;
 import dev.agentauth.server.service.ReceiptOps;
 import dev.agentauth.server.service.ServiceContext;
@@ -25,6 +27,7 @@ import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -107,10 +110,13 @@ public final class AgentAuthServer implements AutoCloseable {
     if (app != null) {
       throw new IllegalStateException("server already started");
     }
+    if (config.exitOnFatalError) {
+      FatalErrorPolicy.halting().install();
+    }
     bootstrap();
     signer.start();
-    housekeeping.scheduleWithFixedDelay(this::purgeIdempotency, 10, 10, TimeUnit.MINUTES);
-    housekeeping.scheduleWithFixedDelay(signer::sweep, 1, 1, TimeUnit.SECONDS);
+    housekeeping.scheduleWithFixedDelay(guarded(this::purgeIdempotency), 10, 10, TimeUnit.MINUTES);
+    housekeeping.scheduleWithFixedDelay(guarded(signer::sweep), 1, 1, TimeUnit.SECONDS);
     Gauge.builder("agentauth_signing_backlog", signer, SigningService::backlog).register(metrics);
     FunctionCounter.builder("agentauth_receipts_signed", signer, SigningService::signedTotal)
         .description("Receipts whose signature this process stored")
@@ -130,6 +136,7 @@ public final class AgentAuthServer implements AutoCloseable {
             cfg -> {
               cfg.jetty.host = config.host;
               cfg.jetty.port = config.port;
+              cfg.jetty.threadPool = requestThreads();
               // Graceful stop: close the connector, then wait for in-flight requests (a check with
               // wait=true takes at most 5 s) before tearing down. Javalin attaches its servlet
               // handler inside this wrapper.
@@ -151,6 +158,39 @@ public final class AgentAuthServer implements AutoCloseable {
     baseUrl = "http://" + hostForUrl(config.host) + ":" + app.port();
     baseUrlForReceipts = config.publicUrl != null ? stripSlash(config.publicUrl) : baseUrl;
     return this;
+  }
+
+  /**
+   * Jetty's request threads, as Javalin makes them (8 to 250, "JettyServerThreadPool"), except that
+   * a fatal error a job of theirs throws reaches the fatal-error policy instead of only Jetty's
+   * log.
+   */
+  private static QueuedThreadPool requestThreads() {
+    QueuedThreadPool pool =
+        new QueuedThreadPool(250, 8, 60_000) {
+          @Override
+          protected void onJobFailure(Throwable error) {
+            super.onJobFailure(error);
+            FatalErrors.report(error);
+          }
+        };
+    pool.setName("JettyServerThreadPool");
+    return pool;
+  }
+
+  /**
+   * A periodic task that survives whatever it throws: an Error escaping a scheduled task would
+   * cancel every later run without a word.
+   */
+  private static Runnable guarded(Runnable task) {
+    return () -> {
+      try {
+        task.run();
+      } catch (Throwable e) {
+        log.error("housekeeping task failed; it runs again at its next turn", e);
+        FatalErrors.report(e);
+      }
+    };
   }
 
   private static String hostForUrl(String host) {
@@ -258,8 +298,21 @@ public final class AgentAuthServer implements AutoCloseable {
     private String plan = "pro";
     private String apiKey;
     private boolean generatedKey;
+    private boolean exitOnFatalError;
 
     private Builder() {}
+
+    /**
+     * Whether a fatal error (an {@link OutOfMemoryError}, see {@link FatalErrors}) anywhere in the
+     * JVM halts it with status 3, as {@code -XX:+ExitOnOutOfMemoryError} would; default false. When
+     * true, {@code start()} installs a {@link FatalErrorPolicy} as the JVM's default
+     * uncaught-exception handler, which affects the whole process: ask for it only when the server
+     * owns the JVM (the jar does). When false, the server's threads log a fatal error and go on.
+     */
+    public Builder exitOnFatalError(boolean exit) {
+      this.exitOnFatalError = exit;
+      return this;
+    }
 
     /** Interface to bind; default {@code 127.0.0.1}. */
     public Builder host(String host) {

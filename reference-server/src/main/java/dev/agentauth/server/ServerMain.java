@@ -1,5 +1,6 @@
 package dev.agentauth.server;
 
+import dev.agentauth.server.fatal.FatalErrorPolicy;
 import dev.agentauth.server.store.MemoryStore;
 import dev.agentauth.server.store.Store;
 import dev.agentauth.server.store.StoreException;
@@ -12,7 +13,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code java -jar agentauth-server.jar}: runs the reference server until SIGTERM. Every option can
@@ -58,8 +61,17 @@ public final class ServerMain implements Callable<Integer> {
   @Option(
       names = "--admin-token",
       defaultValue = "${env:AGENTAUTH_ADMIN_TOKEN}",
-      description = "Enables the admin API for callers presenting this bearer token.")
+      description =
+          "Enables the admin API for callers presenting this bearer token. Prefer"
+              + " AGENTAUTH_ADMIN_TOKEN or --admin-token-file: other local users can read the"
+              + " command line.")
   String adminToken;
+
+  @Option(
+      names = "--admin-token-file",
+      defaultValue = "${env:AGENTAUTH_ADMIN_TOKEN_FILE}",
+      description = "File holding the admin token (surrounding whitespace is ignored).")
+  String adminTokenFile;
 
   @Option(
       names = "--test-clock",
@@ -95,13 +107,24 @@ public final class ServerMain implements Callable<Integer> {
       names = "--bootstrap-api-key",
       defaultValue = "${env:AGENTAUTH_BOOTSTRAP_API_KEY}",
       description =
-          "API key registered for the bootstrap workspace; without one a key is generated and printed once.")
+          "API key registered for the bootstrap workspace; without one a key is generated and"
+              + " printed once. Prefer AGENTAUTH_BOOTSTRAP_API_KEY or --bootstrap-api-key-file.")
   String bootstrapApiKey;
+
+  @Option(
+      names = "--bootstrap-api-key-file",
+      defaultValue = "${env:AGENTAUTH_BOOTSTRAP_API_KEY_FILE}",
+      description = "File holding the bootstrap API key (surrounding whitespace is ignored).")
+  String bootstrapApiKeyFile;
+
+  @Spec CommandSpec spec;
 
   /** The exit code when the store cannot be opened. */
   private int exit = 2;
 
   public static void main(String[] args) {
+    // Before anything else: from now on an OutOfMemoryError in any thread ends the process.
+    FatalErrorPolicy.halting().install();
     int code = new CommandLine(new ServerMain()).execute(args);
     if (code != 0) {
       System.exit(code);
@@ -111,6 +134,19 @@ public final class ServerMain implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter err = new PrintWriter(System.err, true);
+    try {
+      adminToken = secret("--admin-token", adminToken, "--admin-token-file", adminTokenFile, err);
+      bootstrapApiKey =
+          secret(
+              "--bootstrap-api-key",
+              bootstrapApiKey,
+              "--bootstrap-api-key-file",
+              bootstrapApiKeyFile,
+              err);
+    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+      err.println("agentauth-server: " + e.getMessage());
+      return 2;
+    }
     Store backing = openStore(store, err);
     if (backing == null) {
       return exit;
@@ -161,6 +197,69 @@ public final class ServerMain implements Callable<Integer> {
     return 0;
   }
 
+  /**
+   * A secret given directly ({@code option}) or in a file ({@code fileOption}); warns, never naming
+   * the value, when it was typed on the command line, where {@code ps} shows it to every local
+   * user.
+   */
+  private String secret(
+      String option, String value, String fileOption, String file, PrintWriter err) {
+    boolean direct = value != null && !value.isBlank();
+    boolean fromFile = file != null && !file.isBlank();
+    if (direct && fromFile) {
+      throw new IllegalArgumentException(
+          "give " + option + " or " + fileOption + " (or their variables), not both");
+    }
+    if (fromFile) {
+      Path path = Path.of(file);
+      warnIfReadableByOthers(path, fileOption, err);
+      try {
+        String text = java.nio.file.Files.readString(path).strip();
+        if (text.isEmpty()) {
+          throw new IllegalArgumentException(fileOption + " " + file + " is empty");
+        }
+        return text;
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(
+            "cannot read " + fileOption + " " + file + ": " + e, e);
+      }
+    }
+    if (direct && spec != null && spec.commandLine().getParseResult().hasMatchedOption(option)) {
+      err.println(
+          "agentauth-server: WARNING: "
+              + option
+              + " was given on the command line, which every local user can read (ps);"
+              + " pass it in AGENTAUTH_"
+              + option.substring(2).toUpperCase(java.util.Locale.ROOT).replace('-', '_')
+              + " or "
+              + fileOption
+              + " instead");
+    }
+    return value;
+  }
+
+  /** Warns when a file holding a secret can be read by its group or by others. */
+  static void warnIfReadableByOthers(Path file, String what, PrintWriter err) {
+    java.util.Set<java.nio.file.attribute.PosixFilePermission> perms;
+    try {
+      perms = java.nio.file.Files.getPosixFilePermissions(file);
+    } catch (UnsupportedOperationException | java.io.IOException e) {
+      return; // not a POSIX file system, or missing: reading it reports that
+    }
+    if (perms.contains(java.nio.file.attribute.PosixFilePermission.GROUP_READ)
+        || perms.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ)) {
+      err.println(
+          "agentauth-server: WARNING: "
+              + what
+              + " "
+              + file
+              + " is readable by other users ("
+              + java.nio.file.attribute.PosixFilePermissions.toString(perms)
+              + "); make it owner-only: chmod 600 "
+              + file);
+    }
+  }
+
   /** A builder from the options; throws IllegalArgumentException for an invalid value. */
   private AgentAuthServer.Builder configure(Store backing) {
     AgentAuthServer.Builder b =
@@ -205,7 +304,9 @@ public final class ServerMain implements Callable<Integer> {
                     + " elsewhere.");
           }
           key = loaded.key();
+          warnIfReadableByOthers(file, "the master key file", err);
         } else {
+          warnIfReadableByOthers(Path.of(masterKeyFile), "--master-key-file", err);
           key = MasterKey.fromFile(Path.of(masterKeyFile));
         }
         return openOrReport(() -> JdbcStore.sqlite(db, key), err);
@@ -219,6 +320,7 @@ public final class ServerMain implements Callable<Integer> {
           exit = 2;
           return null;
         }
+        warnIfReadableByOthers(Path.of(masterKeyFile), "--master-key-file", err);
         MasterKey key = MasterKey.fromFile(Path.of(masterKeyFile));
         String url = spec.substring("postgres:".length());
         return openOrReport(() -> JdbcStore.postgres(url, key), err);

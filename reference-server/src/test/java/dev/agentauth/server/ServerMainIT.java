@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
@@ -76,10 +77,14 @@ class ServerMainIT {
     private final List<Thread> pumps = new ArrayList<>();
 
     Child(List<String> args, Map<String, String> env, Path workingDirectory) {
+      this(List.of("-jar", jar().toAbsolutePath().toString()), args, env, workingDirectory);
+    }
+
+    /** A child running {@code java <launch> <args>}, e.g. a main class on a class path. */
+    Child(List<String> launch, List<String> args, Map<String, String> env, Path workingDirectory) {
       List<String> command = new ArrayList<>();
       command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      command.add("-jar");
-      command.add(jar().toAbsolutePath().toString());
+      command.addAll(launch);
       command.addAll(args);
       ProcessBuilder pb = new ProcessBuilder(command).directory(workingDirectory.toFile());
       pb.environment().keySet().removeIf(k -> k.startsWith("AGENTAUTH_"));
@@ -491,6 +496,134 @@ class ServerMainIT {
       assertThat(call("GET", base + "/v1/authorizations", null, KEY, 200).path("authorizations"))
           .hasSize(1);
       assertThat(child.terminate()).isZero();
+    }
+  }
+
+  // ---- failure handling and secrets
+
+  @Test
+  void anOutOfMemoryErrorInAnyThreadEndsTheServerWithStatus3() throws Exception {
+    // The jar's main with a thread that throws OutOfMemoryError when told to on stdin.
+    String classPath =
+        jar().toAbsolutePath()
+            + java.io.File.pathSeparator
+            + Path.of(FatalChild.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    try (Child child =
+        new Child(
+            List.of("-cp", classPath, FatalChild.class.getName()),
+            List.of("--port", "0", "--store", "memory", "--bootstrap-api-key", KEY),
+            Map.of(),
+            work)) {
+      String base = child.awaitReady();
+      call("GET", base + "/v1/authorizations", null, KEY, 200);
+
+      child.process.getOutputStream().write("oom\n".getBytes(StandardCharsets.US_ASCII));
+      child.process.getOutputStream().flush();
+
+      assertThat(child.awaitExit()).as("exit status; stderr: %s", child.stderr).isEqualTo(3);
+      assertThat(child.stderr.toString())
+          .contains("FATAL")
+          .contains("java.lang.OutOfMemoryError")
+          .contains(FatalChild.TRIGGER_THREAD);
+    }
+  }
+
+  @Test
+  void secretsOnTheCommandLineWarnWithoutShowingTheirValues() throws Exception {
+    String admin = "admin-secret-on-the-command-line";
+    try (Child child =
+        new Child(
+            List.of(
+                "--port",
+                "0",
+                "--store",
+                "memory",
+                "--admin-token",
+                admin,
+                "--bootstrap-api-key",
+                KEY),
+            Map.of(),
+            work)) {
+      String base = child.awaitReady();
+      call("POST", base + "/admin/v1/workspaces", "{\"workspace_id\":\"ws_2\"}", admin, 201);
+      assertThat(child.terminate()).isZero();
+      assertThat(child.stderr.toString())
+          .contains("WARNING: --admin-token was given on the command line")
+          .contains("AGENTAUTH_ADMIN_TOKEN")
+          .contains("WARNING: --bootstrap-api-key was given on the command line")
+          .doesNotContain(admin)
+          .doesNotContain(KEY);
+    }
+  }
+
+  @Test
+  void secretsFromVariablesAndFilesWorkAndOnlyFilesReadableByOthersWarn() throws Exception {
+    String admin = "admin-secret-in-a-file";
+    Path adminFile = work.resolve("admin.token");
+    Files.writeString(adminFile, admin + "\n");
+    Files.setPosixFilePermissions(adminFile, PosixFilePermissions.fromString("rw-------"));
+    Path keyFile = work.resolve("api.key");
+    Files.writeString(keyFile, KEY + "\n");
+    Files.setPosixFilePermissions(keyFile, PosixFilePermissions.fromString("rw-r--r--"));
+    try (Child child =
+        new Child(
+            List.of("--port", "0", "--store", "memory"),
+            Map.of(
+                "AGENTAUTH_ADMIN_TOKEN_FILE",
+                adminFile.toString(),
+                "AGENTAUTH_BOOTSTRAP_API_KEY_FILE",
+                keyFile.toString()),
+            work)) {
+      String base = child.awaitReady();
+      call("POST", base + "/admin/v1/workspaces", "{\"workspace_id\":\"ws_2\"}", admin, 201);
+      call("GET", base + "/v1/authorizations", null, KEY, 200);
+      assertThat(child.terminate()).isZero();
+      String stderr = child.stderr.toString();
+      assertThat(stderr).doesNotContain("command line").doesNotContain(admin).doesNotContain(KEY);
+      assertThat(stderr)
+          .contains("WARNING: --bootstrap-api-key-file " + keyFile + " is readable by other users")
+          .doesNotContain(adminFile.toString());
+    }
+    try (Child both =
+        new Child(
+            List.of("--port", "0", "--store", "memory", "--admin-token-file", adminFile.toString()),
+            Map.of("AGENTAUTH_ADMIN_TOKEN", "x"),
+            work)) {
+      assertThat(both.awaitExit()).isEqualTo(2);
+      assertThat(both.stderr.toString()).contains("--admin-token or --admin-token-file");
+    }
+  }
+
+  @Test
+  void aMasterKeyFileReadableByOthersWarnsAndTheDatabaseFilesAreOwnerOnly() throws Exception {
+    Path key = masterKeyFile(work, "master.key", 32);
+    Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-r--r--"));
+    Path dir = Files.createDirectories(work.resolve("data"));
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    try (Child child =
+        new Child(
+            List.of(
+                "--port",
+                "0",
+                "--store",
+                "sqlite:" + dir.resolve("agentauth.db"),
+                "--master-key-file",
+                key.toString(),
+                "--bootstrap-api-key",
+                KEY),
+            Map.of(),
+            work)) {
+      String base = child.awaitReady();
+      call("POST", base + "/v1/authorizations", authorizationJson(""), KEY, 201);
+      for (String name : List.of("agentauth.db", "agentauth.db-wal", "agentauth.db-shm")) {
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(name))))
+            .as(name)
+            .isEqualTo("rw-------");
+      }
+      assertThat(child.terminate()).isZero();
+      assertThat(child.stderr.toString())
+          .contains("WARNING: --master-key-file " + key + " is readable by other users")
+          .contains("chmod 600");
     }
   }
 }

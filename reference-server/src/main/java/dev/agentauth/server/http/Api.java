@@ -18,6 +18,7 @@ import dev.agentauth.model.RevokeAuthorizationRequest;
 import dev.agentauth.model.TombstoneRequest;
 import dev.agentauth.server.TestClock;
 import dev.agentauth.server.engine.CheckInput;
+import dev.agentauth.server.fatal.FatalErrors;
 import dev.agentauth.server.service.AuthorizationOps;
 import dev.agentauth.server.service.BundleOps;
 import dev.agentauth.server.service.Caller;
@@ -142,7 +143,7 @@ public final class Api {
     config.startup.showJavalinBanner = false;
     var r = config.routes;
     r.before(this::before);
-    r.get("/healthz", c -> c.contentType(JSON).result("{\"status\":\"ok\"}"));
+    r.get("/healthz", this::health);
     r.get("/readyz", this::ready);
     r.get(
         "/metrics",
@@ -258,6 +259,33 @@ public final class Api {
           problem(
               c, ApiError.of(500, "internal_error", "the server failed to process the request"));
         });
+    // Javalin hands an Error from a handler here, not to the exception handlers above.
+    config.router.javaLangErrorHandler(Api::error);
+  }
+
+  /**
+   * An Error thrown by a handler: a 500 problem like any unexpected failure, and a fatal one (out
+   * of memory) goes to the fatal-error policy, which ends the process when one is installed.
+   */
+  private static void error(jakarta.servlet.http.HttpServletResponse res, Error e) {
+    try {
+      log.error("unexpected error while serving a request", e);
+      res.setStatus(500);
+      res.setContentType(PROBLEM);
+      String id = res.getHeader("X-Request-Id");
+      res.getOutputStream()
+          .write(
+              ("{\"type\":\"/errors/internal_error\",\"title\":\"Internal Server Error\","
+                      + "\"status\":500,\"detail\":\"the server failed to process the request\","
+                      + "\"code\":\"internal_error\""
+                      + (id != null ? ",\"request_id\":\"" + id + "\"" : "")
+                      + "}")
+                  .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    } catch (Throwable ignored) {
+      // the status is set; the body is a courtesy
+    } finally {
+      FatalErrors.report(e);
+    }
   }
 
   /** An empty JSON object body (DELETE without a body). */
@@ -340,7 +368,33 @@ public final class Api {
     };
   }
 
+  /** Liveness: 503 once a thread the server cannot work without has died. */
+  private void health(Context c) {
+    String dead = deadThreads();
+    if (dead == null) {
+      c.contentType(JSON).result("{\"status\":\"ok\"}");
+    } else {
+      problem(c, ApiError.of(503, "not_live", dead + "; restart the server"));
+    }
+  }
+
+  /** What has died, or null when the store's threads and the signer threads are alive. */
+  private String deadThreads() {
+    if (!ctx.store().isLive()) {
+      return "the store's writer thread has stopped";
+    }
+    if (!ctx.signer().isLive()) {
+      return "a receipt signer thread has stopped";
+    }
+    return null;
+  }
+
   private void ready(Context c) {
+    String dead = deadThreads();
+    if (dead != null) {
+      problem(c, ApiError.of(503, "not_ready", dead));
+      return;
+    }
     boolean ok;
     try {
       ok = ctx.store().isReachable();

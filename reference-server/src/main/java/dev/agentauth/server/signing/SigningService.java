@@ -1,5 +1,6 @@
 package dev.agentauth.server.signing;
 
+import dev.agentauth.server.fatal.FatalErrors;
 import dev.agentauth.server.store.ReceiptRow;
 import dev.agentauth.server.store.SigningKeyRow;
 import dev.agentauth.server.store.Store;
@@ -61,6 +62,7 @@ public final class SigningService implements AutoCloseable {
   private final AtomicLong signedTotal = new AtomicLong();
 
   private final List<Thread> workers = new ArrayList<>();
+  private volatile boolean started;
   private volatile boolean stopping;
 
   /** Exponentially weighted nanoseconds per signature, for {@code ready_at_estimate}. */
@@ -105,6 +107,15 @@ public final class SigningService implements AutoCloseable {
       log.info("resuming signing of {} pending receipts", resumed);
     }
     workers.forEach(Thread::start);
+    started = true;
+  }
+
+  /**
+   * Whether the signer threads run (for {@code /healthz}): true before {@link #start} and while
+   * every one of them is alive; false once one has died or they stopped after a drain.
+   */
+  public boolean isLive() {
+    return !started || workers.stream().allMatch(Thread::isAlive);
   }
 
   /** Hands newly committed, unsigned receipts to the signer. */
@@ -163,10 +174,20 @@ public final class SigningService implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
-      } catch (RuntimeException e) {
-        // Leave the receipts pending in the store; they are retried after a pause.
-        log.error("signing batch failed; will retry", e);
-        queue.addAll(batch);
+      } catch (Throwable e) {
+        // Whatever failed — the store, a key, an Error — the thread goes on: the receipts stay
+        // pending in the store and are retried after a pause.
+        try {
+          log.error("signing batch failed; will retry", e);
+          queue.addAll(batch);
+        } catch (Throwable again) {
+          // left pending in the store: the sweeper signs them
+        } finally {
+          FatalErrors.report(e);
+        }
+        if (stopping && !store.isLive()) {
+          return; // draining on a dead store: leave the rest pending for the next start
+        }
         java.util.concurrent.locks.LockSupport.parkNanos(200_000_000L);
         if (Thread.currentThread().isInterrupted()) {
           return;

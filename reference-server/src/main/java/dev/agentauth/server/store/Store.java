@@ -64,6 +64,15 @@ public interface Store extends AutoCloseable {
   /** Whether the store can serve requests now (for {@code /readyz}). */
   boolean isReachable();
 
+  /**
+   * Whether the threads the store runs itself are alive (for {@code /healthz}): false when a thread
+   * every write depends on (the SQLite writer, a PostgreSQL group thread) has died, which only a
+   * restart mends. Stores without threads of their own are always live.
+   */
+  default boolean isLive() {
+    return true;
+  }
+
   /** A short description for logs, e.g. {@code memory}. */
   String describe();
 

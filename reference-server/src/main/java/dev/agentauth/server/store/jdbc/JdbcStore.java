@@ -3,9 +3,11 @@ package dev.agentauth.server.store.jdbc;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.agentauth.server.fatal.FatalErrors;
 import dev.agentauth.server.store.Store;
 import dev.agentauth.server.store.Store.GroupKey;
 import dev.agentauth.server.store.StoreException;
+import dev.agentauth.server.store.StoreUnavailableException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -21,6 +23,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
@@ -58,8 +61,19 @@ public final class JdbcStore implements Store {
   private static final byte[] KEY_CHECK_PLAINTEXT =
       "agentauth master key check".getBytes(StandardCharsets.US_ASCII);
 
+  /**
+   * How long a request waits for the store's writer (SQLite) or a group thread (PostgreSQL) to run
+   * its transaction before it answers 503: far above a normal batch (milliseconds), below the
+   * SQLite busy retries' worst case (about 30 s) and a client's patience.
+   */
+  static final java.time.Duration WRITE_WAIT = java.time.Duration.ofSeconds(10);
+
+  /** {@code Retry-After} when a wait for the writer ran out. */
+  static final long RETRY_AFTER_SECONDS = 1;
+
   private final Dialect dialect;
   private final MasterKey masterKey;
+  private volatile java.time.Duration writeWait;
   private final ObjectMapper json = new ObjectMapper();
   private final Map<String, Object> decodedJson = new java.util.concurrent.ConcurrentHashMap<>();
   private final Engine engine;
@@ -78,12 +92,23 @@ public final class JdbcStore implements Store {
 
     boolean ping();
 
+    /** Whether the threads the engine needs are running. */
+    default boolean isLive() {
+      return true;
+    }
+
     void close();
   }
 
-  private JdbcStore(Dialect dialect, MasterKey masterKey, String description, EngineFactory f) {
+  private JdbcStore(
+      Dialect dialect,
+      MasterKey masterKey,
+      String description,
+      java.time.Duration writeWait,
+      EngineFactory f) {
     this.dialect = dialect;
     this.masterKey = masterKey;
+    this.writeWait = writeWait;
     this.description = description;
     this.engine = f.create(this);
     try {
@@ -105,13 +130,20 @@ public final class JdbcStore implements Store {
    * @throws StoreException if the file cannot be opened or was created with another master key
    */
   public static JdbcStore sqlite(Path file, MasterKey masterKey) {
+    return sqlite(file, masterKey, WRITE_WAIT);
+  }
+
+  /** {@link #sqlite(Path, MasterKey)} with another wait for the writer (for tests). */
+  static JdbcStore sqlite(Path file, MasterKey masterKey, java.time.Duration writeWait) {
     Path abs = file.toAbsolutePath();
     try {
       MasterKey.createPrivateDirectories(abs.getParent());
     } catch (java.io.IOException e) {
       throw new StoreException("cannot create the directory of " + abs + ": " + e, e);
     }
-    return new JdbcStore(Dialect.SQLITE, masterKey, "sqlite:" + abs, s -> s.new Sqlite(abs));
+    ownerOnly(abs);
+    return new JdbcStore(
+        Dialect.SQLITE, masterKey, "sqlite:" + abs, writeWait, s -> s.new Sqlite(abs));
   }
 
   /**
@@ -122,12 +154,58 @@ public final class JdbcStore implements Store {
    * @throws StoreException if the database cannot be reached or was set up with another master key
    */
   public static JdbcStore postgres(String jdbcUrl, MasterKey masterKey) {
+    return postgres(jdbcUrl, masterKey, WRITE_WAIT);
+  }
+
+  /** {@link #postgres(String, MasterKey)} with another wait for a group thread (for tests). */
+  static JdbcStore postgres(String jdbcUrl, MasterKey masterKey, java.time.Duration writeWait) {
     if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
       throw new IllegalArgumentException(
           "a PostgreSQL JDBC URL starts with jdbc:postgresql:, got " + redact(jdbcUrl));
     }
     return new JdbcStore(
-        Dialect.POSTGRES, masterKey, "postgres:" + redact(jdbcUrl), s -> s.new Postgres(jdbcUrl));
+        Dialect.POSTGRES,
+        masterKey,
+        "postgres:" + redact(jdbcUrl),
+        writeWait,
+        s -> s.new Postgres(jdbcUrl));
+  }
+
+  /**
+   * Makes the database file and its {@code -wal} and {@code -shm} files readable by their owner
+   * only: creates the database file empty with mode 0600 when absent (SQLite gives the {@code -wal}
+   * and {@code -shm} files it creates the mode of the database file), and narrows those that exist
+   * with wider modes, saying so. Nothing on a file system without POSIX permissions.
+   */
+  private static void ownerOnly(Path db) {
+    java.util.Set<java.nio.file.attribute.PosixFilePermission> ownerOnly =
+        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------");
+    try {
+      java.nio.file.Files.createFile(
+          db, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(ownerOnly));
+    } catch (java.nio.file.FileAlreadyExistsException | UnsupportedOperationException e) {
+      // exists (narrowed below), or not POSIX
+    } catch (java.io.IOException e) {
+      throw new StoreException("cannot create SQLite database " + db + ": " + e, e);
+    }
+    for (String suffix : List.of("", "-wal", "-shm")) {
+      Path f = Path.of(db + suffix);
+      try {
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> now =
+            java.nio.file.Files.getPosixFilePermissions(f);
+        if (!ownerOnly.containsAll(now)) {
+          java.nio.file.Files.setPosixFilePermissions(f, ownerOnly);
+          log.warn(
+              "{} was readable by other users ({}); made it owner-only (rw-------)",
+              f,
+              java.nio.file.attribute.PosixFilePermissions.toString(now));
+        }
+      } catch (java.nio.file.NoSuchFileException | UnsupportedOperationException e) {
+        // absent, or not POSIX
+      } catch (java.io.IOException e) {
+        throw new StoreException("cannot make " + f + " owner-only: " + e, e);
+      }
+    }
   }
 
   /** The URL without a password parameter. */
@@ -207,6 +285,11 @@ public final class JdbcStore implements Store {
   }
 
   @Override
+  public boolean isLive() {
+    return engine.isLive();
+  }
+
+  @Override
   public String describe() {
     return description;
   }
@@ -246,6 +329,24 @@ public final class JdbcStore implements Store {
     return out;
   }
 
+  /**
+   * Makes the SQLite writer throw {@code fault} from its own code when it takes its next batch, as
+   * an allocation that fails outside any job would (for tests).
+   */
+  void failWriterOnce(Error fault) {
+    ((Sqlite) engine).faultForTest = fault;
+  }
+
+  /** Changes how long callers wait for the writer or a group thread (for tests). */
+  void writeWait(java.time.Duration wait) {
+    this.writeWait = wait;
+  }
+
+  /** Write transactions queued for the SQLite writer and not yet taken (for tests). */
+  int queuedWrites() {
+    return ((Sqlite) engine).jobs.size();
+  }
+
   /** Check targets the SQLite writer took from its cache instead of reading them (for tests). */
   long checkTargetsFromCache() {
     return engine instanceof Sqlite sqlite ? sqlite.checkTargets.hits() : 0;
@@ -276,6 +377,18 @@ public final class JdbcStore implements Store {
       prepare(sql).execute();
     }
 
+    /** Closes and forgets every prepared statement (after a failure left them in doubt). */
+    void forgetStatements() {
+      for (PreparedStatement ps : cache.values()) {
+        try {
+          ps.close();
+        } catch (SQLException e) {
+          log.debug("closing a statement failed", e);
+        }
+      }
+      cache.clear();
+    }
+
     void closeQuietly() {
       try {
         connection.close();
@@ -285,11 +398,19 @@ public final class JdbcStore implements Store {
     }
   }
 
-  /** A queued write transaction and, once run, its result. */
+  /**
+   * A queued write transaction and, once run, its result. A job is claimed ({@link #start}) by the
+   * thread that runs it; a caller that stops waiting first abandons it, and it is then skipped.
+   */
   private static final class Job<T> {
+    private static final int QUEUED = 0;
+    private static final int RUNNING = 1;
+    private static final int ABANDONED = 2;
+
     final Work<T> work;
     final GroupKey key;
     final CountDownLatch done = new CountDownLatch(1);
+    private final AtomicInteger state = new AtomicInteger(QUEUED);
     T result;
     Throwable error;
 
@@ -302,15 +423,26 @@ public final class JdbcStore implements Store {
       this.key = key;
     }
 
+    /** Claims the job for running; false when its caller gave up waiting (skip it). */
+    boolean start() {
+      return state.compareAndSet(QUEUED, RUNNING);
+    }
+
     /**
-     * Waits for the batch holding this job to commit or fail. Uninterruptible: once queued, the
-     * work may commit, and the caller must learn that rather than report a failure.
+     * Waits up to {@code timeout} for the batch holding this job to commit or fail. An interrupt
+     * does not end the wait early: once running, the work may commit, and the caller must learn
+     * that rather than report a failure.
+     *
+     * @throws StoreUnavailableException when the time ran out: before the job started (it is then
+     *     abandoned and never runs), or while it ran (it may still commit)
      */
-    T await() {
+    T await(java.time.Duration timeout) {
+      long deadline = System.nanoTime() + timeout.toNanos();
       boolean interrupted = false;
+      boolean finished;
       while (true) {
         try {
-          done.await();
+          finished = done.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
           break;
         } catch (InterruptedException e) {
           interrupted = true;
@@ -319,16 +451,31 @@ public final class JdbcStore implements Store {
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
+      if (!finished) {
+        if (state.compareAndSet(QUEUED, ABANDONED)) {
+          throw new StoreUnavailableException(
+              "the store's writer did not start this transaction within "
+                  + timeout.toMillis()
+                  + " ms; nothing was written",
+              RETRY_AFTER_SECONDS);
+        }
+        if (done.getCount() > 0) {
+          throw new StoreUnavailableException(
+              "the transaction did not finish within "
+                  + timeout.toMillis()
+                  + " ms; it may still commit (retry with the same Idempotency-Key)",
+              RETRY_AFTER_SECONDS);
+        }
+      }
       if (error == null) {
         return result;
       }
       if (error instanceof RuntimeException r) {
         throw r;
       }
-      if (error instanceof Error e) {
-        throw e;
-      }
-      throw new StoreException("transaction failed", error);
+      // An Error (or a checked exception thrown sneakily) crossed from another thread: the caller
+      // gets a store failure; the thread that caught it has reported it where that matters.
+      throw new StoreException("transaction failed: " + error, error);
     }
   }
 
@@ -366,6 +513,8 @@ public final class JdbcStore implements Store {
       return true;
     } catch (StoreException e) {
       return false;
+    } catch (Error e) {
+      throw e; // the whole batch is rolled back and its jobs fail
     } catch (Throwable t) {
       if (!g.undoWork()) {
         return false;
@@ -409,6 +558,9 @@ public final class JdbcStore implements Store {
             });
 
     private volatile boolean closed;
+
+    /** An Error the writer throws from its own code at its next batch (for tests). */
+    private volatile Error faultForTest;
 
     Sqlite(Path file) {
       String url = "jdbc:sqlite:" + file;
@@ -472,7 +624,7 @@ public final class JdbcStore implements Store {
       }
       Job<T> job = new Job<>(work, key);
       jobs.add(job);
-      return job.await();
+      return job.await(writeWait);
     }
 
     @Override
@@ -509,44 +661,90 @@ public final class JdbcStore implements Store {
 
     private void run() {
       while (true) {
-        Job<?> first;
+        List<Job<?>> batch = null;
         try {
-          first = jobs.poll(100, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-          first = null;
-        }
-        if (first == null) {
-          if (closed && jobs.isEmpty()) {
-            return;
+          Job<?> first;
+          try {
+            first = jobs.poll(100, TimeUnit.MILLISECONDS);
+          } catch (InterruptedException e) {
+            first = null;
           }
-          continue;
+          if (first == null) {
+            if (closed && jobs.isEmpty()) {
+              return;
+            }
+            continue;
+          }
+          // A new list per batch: the waker still holds the last one.
+          batch = new ArrayList<>();
+          batch.add(first);
+          jobs.drainTo(batch, MAX_BATCH - 1);
+          Error fault = faultForTest;
+          if (fault != null) {
+            faultForTest = null;
+            throw fault;
+          }
+          runBatch(batch);
+        } catch (Throwable t) {
+          recover(batch, t);
         }
-        // A new list per batch: the waker still holds the last one.
-        List<Job<?>> batch = new ArrayList<>();
-        batch.add(first);
-        jobs.drainTo(batch, MAX_BATCH - 1);
-        runBatch(batch);
+        if (batch != null) {
+          wake(batch);
+        }
       }
     }
 
-    /** Runs the jobs in one transaction, each in its own savepoint, and commits them together. */
+    /**
+     * After a batch failed in a way its savepoints could not contain (an Error, from a job or from
+     * the writer's own code): rolls the whole batch back, forgets what the writer cached, and fails
+     * every job of it, so that the writer goes on with the next batch.
+     */
+    private void recover(List<Job<?>> batch, Throwable t) {
+      try {
+        log.error("SQLite writer: a batch failed; rolled back, the writer goes on", t);
+        rollbackQuietly();
+        writer.forgetStatements();
+        if (batch != null) {
+          StoreException failure = new StoreException("SQLite transaction failed: " + t, t);
+          for (Job<?> job : batch) {
+            job.result = null;
+            job.error = failure;
+          }
+        }
+      } catch (Throwable again) {
+        // Nothing more can be done here; the writer thread must not die of it.
+        if (batch != null) {
+          batch.forEach(j -> j.error = t);
+        }
+      } finally {
+        FatalErrors.report(t);
+      }
+    }
+
+    /**
+     * Runs the claimed jobs of the batch in one transaction, each in its own savepoint, and commits
+     * them together; jobs whose callers stopped waiting are skipped. A job that throws an exception
+     * is rolled back alone; an Error escapes (see {@link #recover}).
+     */
     private void runBatch(List<Job<?>> batch) {
       try {
         begin();
       } catch (SQLException e) {
         StoreException failure = new StoreException("SQLite is busy or failing: " + e, e);
-        batch.forEach(j -> finish(j, failure));
+        batch.forEach(j -> j.error = failure);
         return;
       }
       List<Job<?>> grouped = new ArrayList<>();
       List<Job<?>> alone = new ArrayList<>();
       for (Job<?> job : batch) {
-        (job.key != null ? grouped : alone).add(job);
+        if (job.start()) {
+          (job.key != null ? grouped : alone).add(job);
+        }
       }
       if (grouped.size() == 1) {
         alone.add(grouped.remove(0));
       }
-      boolean single = batch.size() == 1;
+      boolean single = alone.size() + grouped.size() == 1;
       try {
         for (Job<?> job : alone) {
           runJob(job, single);
@@ -563,14 +761,14 @@ public final class JdbcStore implements Store {
           }
         }
       }
-      wake(batch);
     }
 
     private void wake(List<Job<?>> finished) {
       try {
         waker.execute(() -> finished.forEach(j -> j.done.countDown()));
-      } catch (java.util.concurrent.RejectedExecutionException e) {
-        finished.forEach(j -> j.done.countDown()); // closing: wake them here
+      } catch (Throwable e) {
+        // closing, or no memory for the task: wake them here
+        finished.forEach(j -> j.done.countDown());
       }
     }
 
@@ -615,6 +813,8 @@ public final class JdbcStore implements Store {
       }
       try {
         job.result = job.work.run(writerTx);
+      } catch (Error e) {
+        throw e; // the whole batch is rolled back (see recover)
       } catch (Throwable t) {
         job.error = t;
       }
@@ -698,16 +898,23 @@ public final class JdbcStore implements Store {
     }
 
     @Override
+    public boolean isLive() {
+      return thread.isAlive();
+    }
+
+    @Override
     public void close() {
       if (closed) {
         return;
       }
       closed = true;
       try {
-        thread.join(TimeUnit.SECONDS.toMillis(30));
+        // The writer finishes what is queued, in milliseconds when it is well. A writer stuck for
+        // longer than a caller waits is not waited for either: every caller has given up by then.
+        thread.join(Math.max(1, writeWait.toMillis()));
         // After the writer's last batch, so that its callers are woken before close returns.
         waker.shutdown();
-        waker.awaitTermination(30, TimeUnit.SECONDS);
+        waker.awaitTermination(5, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } finally {
@@ -804,33 +1011,47 @@ public final class JdbcStore implements Store {
       }
       Job<T> job = new Job<>(work, key);
       grouped.add(job);
-      return job.await();
+      return job.await(writeWait);
     }
 
     private void runGroups() {
       List<Job<?>> batch = new ArrayList<>(MAX_GROUP);
       while (true) {
-        Job<?> first;
         try {
-          first = grouped.poll(100, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-          first = null;
-        }
-        if (first == null) {
-          if (closed && grouped.isEmpty()) {
-            return;
+          Job<?> first;
+          try {
+            first = grouped.poll(100, TimeUnit.MILLISECONDS);
+          } catch (InterruptedException e) {
+            first = null;
           }
-          continue;
-        }
-        batch.add(first);
-        grouped.drainTo(batch, MAX_GROUP - 1);
-        try {
-          runGroup(batch);
-        } catch (RuntimeException | Error e) {
+          if (first == null) {
+            if (closed && grouped.isEmpty()) {
+              return;
+            }
+            continue;
+          }
+          batch.add(first);
+          grouped.drainTo(batch, MAX_GROUP - 1);
+          List<Job<?>> claimed = new ArrayList<>(batch.size());
+          for (Job<?> job : batch) {
+            if (job.start()) {
+              claimed.add(job); // the others' callers stopped waiting: skip them
+            }
+          }
+          if (!claimed.isEmpty()) {
+            runGroup(claimed);
+          }
+        } catch (Throwable e) {
           // Never leave a caller waiting, nor this thread dead.
-          log.error("running a group of checks failed", e);
-          StoreException failure = new StoreException("transaction failed: " + e, e);
-          batch.stream().filter(j -> j.error == null).forEach(j -> j.error = failure);
+          try {
+            log.error("running a group of checks failed", e);
+            StoreException failure = new StoreException("transaction failed: " + e, e);
+            batch.stream().filter(j -> j.error == null).forEach(j -> j.error = failure);
+          } catch (Throwable again) {
+            batch.forEach(j -> j.error = e);
+          } finally {
+            FatalErrors.report(e);
+          }
         } finally {
           batch.forEach(j -> j.done.countDown());
           batch.clear();
@@ -968,11 +1189,19 @@ public final class JdbcStore implements Store {
 
     @Override
     public boolean ping() {
+      if (!isLive()) {
+        return false;
+      }
       try (Connection c = ds.getConnection()) {
         return c.isValid(2);
       } catch (SQLException e) {
         return false;
       }
+    }
+
+    @Override
+    public boolean isLive() {
+      return groupers.stream().allMatch(Thread::isAlive);
     }
 
     @Override
