@@ -61,7 +61,7 @@ public final class JdbcStore implements Store {
   private final Dialect dialect;
   private final MasterKey masterKey;
   private final ObjectMapper json = new ObjectMapper();
-  private final Map<String, Object> decodedJson = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, Object> decodedJson = DecodedJsonCache.create();
   private final Engine engine;
   private final String description;
 

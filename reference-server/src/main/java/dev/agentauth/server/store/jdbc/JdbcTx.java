@@ -88,8 +88,9 @@ final class JdbcTx implements Tx {
   private final Dialect dialect;
   private final MasterKey masterKey;
   private final ObjectMapper json;
+
+  /** Shared decoded JSON columns ({@link DecodedJsonCache}, bounded by weight). */
   private final Map<String, Object> decoded;
-  private static final int DECODED_MAX = 10_000;
 
   /** The SQLite writer's cache of check targets; null on every other connection. */
   private final CheckTargetCache checkTargets;
@@ -236,9 +237,6 @@ final class JdbcTx implements Tx {
     }
     try {
       T value = json.readValue(text, type);
-      if (decoded.size() >= DECODED_MAX) {
-        decoded.clear();
-      }
       decoded.put(key, value);
       return value;
     } catch (JsonProcessingException e) {
