@@ -20,7 +20,6 @@ import dev.agentauth.server.store.ReceiptRow;
 import dev.agentauth.server.store.Tx;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -312,8 +311,9 @@ public final class AuthorizationOps {
     }
     Instant now = ctx.now();
     AuthorizationRow revoked = auth.withRevokedAt(now);
+    // Its pending escalations now read as expired (Tx's escalation reads end their lifetime at
+    // revoked_at): revocation writes none of them, whatever their number.
     tx.updateAuthorization(revoked);
-    tx.expirePendingEscalations(ws, id, now);
     ObjectNode c = ReceiptFactory.context();
     c.put("revoked_by", revokedBy == null ? "api_key" : revokedBy);
     if (notes != null) {
@@ -362,10 +362,10 @@ public final class AuthorizationOps {
     Instant now = ctx.now();
     Page<AuthorizationRow> page =
         tx.listAuthorizations(caller.workspaceId(), userId, agentId, status, now, after, limit);
-    List<dev.agentauth.model.Authorization> items = new ArrayList<>();
-    page.items().forEach(a -> items.add(Mapping.authorization(ctx.mapper(), a, now, null)));
-    String next = Cursors.next(filters, page, AuthorizationRow::authorizationId);
-    return Outcome.of(200, new AuthorizationPage(items, page.hasMore(), next));
+    PageBudget.Fitted<AuthorizationRow, dev.agentauth.model.Authorization> fitted =
+        PageBudget.fit(ctx.mapper(), page, a -> Mapping.authorization(ctx.mapper(), a, now, null));
+    String next = Cursors.next(filters, fitted.rows(), AuthorizationRow::authorizationId);
+    return Outcome.of(200, new AuthorizationPage(fitted.items(), fitted.rows().hasMore(), next));
   }
 
   private static List<String> orEmpty(List<String> l) {
