@@ -1,6 +1,8 @@
 package dev.agentauth.server.service;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentauth.model.AgentAuthJson;
@@ -18,7 +20,6 @@ import dev.agentauth.server.store.ReceiptRow;
 import dev.agentauth.server.store.Tx;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -70,6 +71,14 @@ public final class AuthorizationOps {
     Validation.rejectPii("agent_id", r.agentId());
   }
 
+  /** At most this many {@code allowed_initiators} per scope. */
+  public static final int MAX_INITIATORS = 100;
+
+  /** At most this many bytes of {@code scopes}, as compact UTF-8 JSON, per rule set: 64 KiB. */
+  public static final int MAX_RULE_SET_BYTES = 64 * 1024;
+
+  private static final ObjectMapper RULE_SET_JSON = AgentAuthJson.newObjectMapper();
+
   /** Validates a list of scope entries (authorization or bundle). */
   static void scopeEntries(Validation v, String field, List<ScopeEntry> scopes) {
     if (scopes == null) {
@@ -102,7 +111,14 @@ public final class AuthorizationOps {
         if (c.resourcePattern() != null) {
           v.identifier(f + ".constraints.resource_pattern", c.resourcePattern());
         }
-        if (c.allowedInitiators() != null) {
+        if (c.allowedInitiators() != null && c.allowedInitiators().size() > MAX_INITIATORS) {
+          v.add(
+              f + ".constraints.allowed_initiators",
+              "must have at most "
+                  + MAX_INITIATORS
+                  + " entries, got "
+                  + c.allowedInitiators().size());
+        } else if (c.allowedInitiators() != null) {
           List<String> ai = c.allowedInitiators();
           for (int j = 0; j < ai.size(); j++) {
             if (ai.get(j) == null) {
@@ -113,6 +129,31 @@ public final class AuthorizationOps {
           }
         }
       }
+    }
+    ruleSetSize(v, field, scopes);
+  }
+
+  /**
+   * The rule set's size: {@code scopes} as compact UTF-8 JSON (constraints included), at most
+   * {@link #MAX_RULE_SET_BYTES}. Checked once every entry is valid, so each is bounded already.
+   */
+  static void ruleSetSize(Validation v, String field, List<ScopeEntry> scopes) {
+    if (!v.ok() || scopes == null) {
+      return;
+    }
+    int bytes;
+    try {
+      bytes = RULE_SET_JSON.writeValueAsBytes(scopes).length;
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialize valid scopes", e);
+    }
+    if (bytes > MAX_RULE_SET_BYTES) {
+      v.add(
+          field,
+          "the scopes with their constraints must serialize to at most "
+              + MAX_RULE_SET_BYTES
+              + " bytes of JSON, got "
+              + bytes);
     }
   }
 
@@ -270,8 +311,9 @@ public final class AuthorizationOps {
     }
     Instant now = ctx.now();
     AuthorizationRow revoked = auth.withRevokedAt(now);
+    // Its pending escalations now read as expired (Tx's escalation reads end their lifetime at
+    // revoked_at): revocation writes none of them, whatever their number.
     tx.updateAuthorization(revoked);
-    tx.expirePendingEscalations(ws, id, now);
     ObjectNode c = ReceiptFactory.context();
     c.put("revoked_by", revokedBy == null ? "api_key" : revokedBy);
     if (notes != null) {
@@ -320,10 +362,10 @@ public final class AuthorizationOps {
     Instant now = ctx.now();
     Page<AuthorizationRow> page =
         tx.listAuthorizations(caller.workspaceId(), userId, agentId, status, now, after, limit);
-    List<dev.agentauth.model.Authorization> items = new ArrayList<>();
-    page.items().forEach(a -> items.add(Mapping.authorization(ctx.mapper(), a, now, null)));
-    String next = Cursors.next(filters, page, AuthorizationRow::authorizationId);
-    return Outcome.of(200, new AuthorizationPage(items, page.hasMore(), next));
+    PageBudget.Fitted<AuthorizationRow, dev.agentauth.model.Authorization> fitted =
+        PageBudget.fit(ctx.mapper(), page, a -> Mapping.authorization(ctx.mapper(), a, now, null));
+    String next = Cursors.next(filters, fitted.rows(), AuthorizationRow::authorizationId);
+    return Outcome.of(200, new AuthorizationPage(fitted.items(), fitted.rows().hasMore(), next));
   }
 
   private static List<String> orEmpty(List<String> l) {

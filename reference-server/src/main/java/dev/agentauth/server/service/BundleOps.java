@@ -7,7 +7,6 @@ import dev.agentauth.server.store.BundleRow;
 import dev.agentauth.server.store.Page;
 import dev.agentauth.server.store.Tx;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -84,10 +83,10 @@ public final class BundleOps {
     String filters = "bundles";
     String after = Cursors.decode(cursor, filters);
     Page<BundleRow> page = tx.listActiveBundles(caller.workspaceId(), after, limit);
-    List<dev.agentauth.model.Bundle> items = new ArrayList<>();
-    page.items().forEach(b -> items.add(Mapping.bundle(b)));
-    String next = Cursors.next(filters, page, BundleRow::bundleId);
-    return Outcome.of(200, new BundlePage(items, page.hasMore(), next));
+    PageBudget.Fitted<BundleRow, dev.agentauth.model.Bundle> fitted =
+        PageBudget.fit(ctx.mapper(), page, Mapping::bundle);
+    String next = Cursors.next(filters, fitted.rows(), BundleRow::bundleId);
+    return Outcome.of(200, new BundlePage(fitted.items(), fitted.rows().hasMore(), next));
   }
 
   /** Serializes writes to one bundle id across server instances (the row may not exist yet). */

@@ -13,7 +13,6 @@ import dev.agentauth.server.store.Page;
 import dev.agentauth.server.store.ReceiptRow;
 import dev.agentauth.server.store.Tx;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -136,10 +135,10 @@ public final class EscalationOps {
     String after = Cursors.decode(cursor, filters);
     Instant now = ctx.now();
     Page<EscalationRow> page = tx.listEscalations(caller.workspaceId(), status, now, after, limit);
-    List<dev.agentauth.model.Escalation> items = new ArrayList<>();
-    page.items().forEach(e -> items.add(Mapping.escalation(e, now)));
-    String next = Cursors.next(filters, page, EscalationRow::escalationId);
-    return Outcome.of(200, new EscalationPage(items, page.hasMore(), next));
+    PageBudget.Fitted<EscalationRow, dev.agentauth.model.Escalation> fitted =
+        PageBudget.fit(ctx.mapper(), page, e -> Mapping.escalation(e, now));
+    String next = Cursors.next(filters, fitted.rows(), EscalationRow::escalationId);
+    return Outcome.of(200, new EscalationPage(fitted.items(), fitted.rows().hasMore(), next));
   }
 
   private static ApiError conflict(String why) {

@@ -12,8 +12,6 @@ import dev.agentauth.server.store.ReceiptRow;
 import dev.agentauth.server.store.Tx;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.List;
 
 /** Receipts: get one (pending or signed) and list summaries. */
 public final class ReceiptOps {
@@ -59,9 +57,9 @@ public final class ReceiptOps {
     String filters = "receipts|" + filter;
     String after = Cursors.decode(cursor, filters);
     Page<ReceiptRow> page = tx.listReceipts(caller.workspaceId(), filter, after, limit);
-    List<ReceiptSummary> items = new ArrayList<>(page.items().size());
-    page.items().forEach(r -> items.add(Mapping.summary(r)));
-    String next = Cursors.next(filters, page, ReceiptRow::receiptId);
-    return Outcome.of(200, new ReceiptPage(items, page.hasMore(), next));
+    PageBudget.Fitted<ReceiptRow, ReceiptSummary> fitted =
+        PageBudget.fit(ctx.mapper(), page, Mapping::summary);
+    String next = Cursors.next(filters, fitted.rows(), ReceiptRow::receiptId);
+    return Outcome.of(200, new ReceiptPage(fitted.items(), fitted.rows().hasMore(), next));
   }
 }

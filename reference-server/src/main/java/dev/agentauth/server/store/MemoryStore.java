@@ -295,7 +295,21 @@ public final class MemoryStore implements Store {
 
     @Override
     public Optional<EscalationRow> escalation(String workspaceId, String escalationId) {
-      return Optional.ofNullable(table(escalations, workspaceId).get(escalationId));
+      return Optional.ofNullable(table(escalations, workspaceId).get(escalationId))
+          .map(this::asRead);
+    }
+
+    /**
+     * The escalation as every read returns it: still pending when its authorization was revoked, it
+     * reads with its lifetime ended at the revocation (revocation writes no escalation).
+     */
+    private EscalationRow asRead(EscalationRow e) {
+      if (!EscalationRow.PENDING.equals(e.status())) {
+        return e;
+      }
+      AuthorizationRow a = table(authorizations, e.workspaceId()).get(e.authorizationId());
+      Instant revokedAt = a == null ? null : a.revokedAt();
+      return revokedAt != null && revokedAt.isBefore(e.expiresAt()) ? e.expiringAt(revokedAt) : e;
     }
 
     @Override
@@ -320,25 +334,15 @@ public final class MemoryStore implements Store {
     }
 
     @Override
-    public int expirePendingEscalations(String workspaceId, String authorizationId, Instant now) {
-      TreeMap<String, EscalationRow> table = table(escalations, workspaceId);
-      List<EscalationRow> open =
-          table.values().stream()
-              .filter(e -> e.authorizationId().equals(authorizationId))
-              .filter(e -> EscalationRow.PENDING.equals(e.effectiveStatus(now)))
-              .toList();
-      open.forEach(e -> put(table, e.escalationId(), e.expiringAt(now)));
-      return open.size();
-    }
-
-    @Override
     public Page<EscalationRow> listEscalations(
         String workspaceId, String status, Instant now, String afterId, int limit) {
-      return page(
-          table(escalations, workspaceId),
-          afterId,
-          limit,
-          e -> status == null || status.equals(e.effectiveStatus(now)));
+      Page<EscalationRow> page =
+          page(
+              table(escalations, workspaceId),
+              afterId,
+              limit,
+              e -> status == null || status.equals(asRead(e).effectiveStatus(now)));
+      return new Page<>(page.items().stream().map(this::asRead).toList(), page.hasMore());
     }
 
     @Override

@@ -110,7 +110,9 @@ public interface Tx {
 
   void insertGrant(GrantRow row);
 
-  // Escalations.
+  // Escalations. Revocation writes no escalation row: every read here returns an escalation still
+  // pending when its authorization was revoked with its lifetime ended at the revocation ({@code
+  // expiresAt} = the authorization's {@code revoked_at}), so it reads as {@code expired}.
   Optional<EscalationRow> escalation(String workspaceId, String escalationId);
 
   /** The most recently created escalation for this authorization + scope + resource. */
@@ -120,13 +122,6 @@ public interface Tx {
   void insertEscalation(EscalationRow row);
 
   void updateEscalation(EscalationRow row);
-
-  /**
-   * Ends the lifetime of this authorization's escalations still pending at {@code now} (on
-   * revocation): their {@code expires_at} becomes {@code now}, so they read as {@code expired}.
-   * Returns how many. Resolved and already expired ones are left as they are.
-   */
-  int expirePendingEscalations(String workspaceId, String authorizationId, Instant now);
 
   /** Escalations in id order; {@code status} (evaluated at {@code now}) filters when non-null. */
   Page<EscalationRow> listEscalations(

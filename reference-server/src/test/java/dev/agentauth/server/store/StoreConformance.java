@@ -1320,7 +1320,7 @@ public abstract class StoreConformance {
   // Escalations.
 
   @Test
-  void expiringPendingEscalationsTouchesOnlyThisAuthorizationsOpenOnes() {
+  void revokingAnAuthorizationEndsOnlyItsOpenEscalationsWhenRead() {
     EscalationRow open =
         escalation(WS_A, "esc_" + ulid(1), authId(1), "s", "r1", "pending", T0, at(600));
     EscalationRow lapsed =
@@ -1339,15 +1339,22 @@ public abstract class StoreConformance {
         escalation(WS_A, "esc_" + ulid(7), authId(1), "t", null, "pending", T0, at(600));
     List<EscalationRow> all =
         List.of(open, lapsed, approved, rejected, otherAuthorization, otherWorkspace, alsoOpen);
-    write(tx -> all.forEach(tx::insertEscalation));
+    AuthorizationRow revokedOne = minimalAuthorization(WS_A, authId(1));
+    write(
+        tx -> {
+          tx.insertAuthorization(revokedOne);
+          tx.insertAuthorization(minimalAuthorization(WS_A, authId(2)));
+          tx.insertAuthorization(minimalAuthorization(WS_B, authId(1)));
+          all.forEach(tx::insertEscalation);
+        });
     Instant revokedAt = Instant.parse("2026-11-22T10:03:20.123Z"); // at(200), with milliseconds
 
-    // Atomic with its transaction: a failure after it leaves every row as it was.
+    // Atomic with its transaction: a failure after the revocation leaves every row as it was.
     assertThatThrownBy(
             () ->
                 store.inTransaction(
                     (Tx tx) -> {
-                      tx.expirePendingEscalations(WS_A, authId(1), revokedAt);
+                      tx.updateAuthorization(revokedOne.withRevokedAt(revokedAt));
                       throw new IllegalStateException("boom");
                     }))
         .hasMessage("boom");
@@ -1358,13 +1365,13 @@ public abstract class StoreConformance {
           return null;
         });
 
-    assertThat(
-            store.inTransaction((Tx tx) -> tx.expirePendingEscalations(WS_A, authId(1), revokedAt)))
-        .isEqualTo(2);
+    write(tx -> tx.updateAuthorization(revokedOne.withRevokedAt(revokedAt)));
     read(
         tx -> {
           assertThat(tx.escalation(WS_A, open.escalationId())).contains(open.expiringAt(revokedAt));
           assertThat(tx.escalation(WS_A, alsoOpen.escalationId()))
+              .contains(alsoOpen.expiringAt(revokedAt));
+          assertThat(tx.latestEscalation(WS_A, authId(1), "t", null))
               .contains(alsoOpen.expiringAt(revokedAt));
           for (EscalationRow untouched :
               List.of(lapsed, approved, rejected, otherAuthorization, otherWorkspace)) {
@@ -1379,16 +1386,20 @@ public abstract class StoreConformance {
                       tx.listEscalations(WS_A, "expired", revokedAt, null, 10),
                       EscalationRow::escalationId))
               .containsExactly(open.escalationId(), lapsed.escalationId(), alsoOpen.escalationId());
+          assertThat(tx.listEscalations(WS_A, "expired", revokedAt, null, 10).items())
+              .contains(open.expiringAt(revokedAt), alsoOpen.expiringAt(revokedAt));
           assertThat(
                   ids(
                       tx.listEscalations(WS_A, "pending", revokedAt, null, 10),
                       EscalationRow::escalationId))
               .containsExactly(otherAuthorization.escalationId());
+          assertThat(
+                  ids(
+                      tx.listEscalations(WS_A, "pending", revokedAt, null, 1),
+                      EscalationRow::escalationId))
+              .containsExactly(otherAuthorization.escalationId());
           return null;
         });
-    assertThat(
-            store.inTransaction((Tx tx) -> tx.expirePendingEscalations(WS_A, authId(1), revokedAt)))
-        .isZero();
   }
 
   @Test

@@ -1,8 +1,12 @@
 package dev.agentauth.server.store.jdbc;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.agentauth.server.engine.ScopeRule;
 import dev.agentauth.server.store.AuthorizationRow;
 import dev.agentauth.server.store.Tx.CheckTarget;
-import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -20,22 +24,40 @@ import java.util.Optional;
  * </ul>
  *
  * <p>Only existing authorizations are kept: a check on an unknown id reads again. Used by the
- * writer thread alone, so it is not synchronized. Bounded: it starts over when full.
+ * writer thread alone (its eviction runs on that thread too). Bounded by weight, not by entries: it
+ * holds at most {@link #MAX_BYTES} of estimated heap ({@link #weight}), the least recently used
+ * entries going first, so a few huge authorizations cannot pin the heap.
  */
 final class CheckTargetCache {
-  private static final int MAX_ENTRIES = 10_000;
+  /** The most estimated heap the cache holds: 64 MiB. */
+  static final long MAX_BYTES = 64L << 20;
 
   private record ResourceKey(String workspaceId, String resource) {}
 
-  private final Map<AuthKey, AuthorizationRow> authorizations = new HashMap<>();
-  private final Map<ResourceKey, Boolean> tombstoned = new HashMap<>();
+  private final Cache<Object, Object> entries;
   private long hits;
+
+  CheckTargetCache() {
+    this(MAX_BYTES);
+  }
+
+  CheckTargetCache(long maxBytes) {
+    this.entries =
+        Caffeine.newBuilder()
+            .maximumWeight(maxBytes)
+            .weigher(CheckTargetCache::weight)
+            .executor(Runnable::run)
+            .build();
+  }
 
   /** The cached target of a check, or null when it must be read. */
   CheckTarget get(String workspaceId, String authorizationId, String resource) {
-    AuthorizationRow row = authorizations.get(new AuthKey(workspaceId, authorizationId));
+    AuthorizationRow row =
+        (AuthorizationRow) entries.getIfPresent(new AuthKey(workspaceId, authorizationId));
     Boolean gone =
-        resource == null ? Boolean.FALSE : tombstoned.get(new ResourceKey(workspaceId, resource));
+        resource == null
+            ? Boolean.FALSE
+            : (Boolean) entries.getIfPresent(new ResourceKey(workspaceId, resource));
     if (row == null || gone == null) {
       return null;
     }
@@ -48,31 +70,110 @@ final class CheckTargetCache {
     if (target.authorization().isEmpty()) {
       return;
     }
-    if (authorizations.size() >= MAX_ENTRIES || tombstoned.size() >= MAX_ENTRIES) {
-      clear();
-    }
     AuthorizationRow row = target.authorization().get();
-    authorizations.put(new AuthKey(row.workspaceId(), row.authorizationId()), row);
+    entries.put(new AuthKey(row.workspaceId(), row.authorizationId()), row);
     if (resource != null) {
-      tombstoned.put(new ResourceKey(row.workspaceId(), resource), target.resourceTombstoned());
+      entries.put(new ResourceKey(row.workspaceId(), resource), target.resourceTombstoned());
     }
   }
 
   void authorizationWritten(String workspaceId, String authorizationId) {
-    authorizations.remove(new AuthKey(workspaceId, authorizationId));
+    entries.invalidate(new AuthKey(workspaceId, authorizationId));
   }
 
   void tombstoneWritten(String workspaceId, String resource) {
-    tombstoned.remove(new ResourceKey(workspaceId, resource));
+    entries.invalidate(new ResourceKey(workspaceId, resource));
   }
 
   void clear() {
-    authorizations.clear();
-    tombstoned.clear();
+    entries.invalidateAll();
   }
 
   /** Targets served from the cache so far. */
   long hits() {
     return hits;
+  }
+
+  /** The estimated heap the cache holds now, in bytes (after pending evictions ran). */
+  long weightedBytes() {
+    entries.cleanUp();
+    return entries.policy().eviction().orElseThrow().weightedSize().orElseThrow();
+  }
+
+  /** How many entries (authorizations and tombstone answers) the cache holds. */
+  long size() {
+    entries.cleanUp();
+    return entries.estimatedSize();
+  }
+
+  /**
+   * An estimate of the heap an entry keeps reachable, in bytes: a fixed cost per object plus two
+   * bytes per character of every string (UTF-16, the worst case), metadata included.
+   */
+  static int weight(Object key, Object value) {
+    long bytes = OBJECT;
+    if (key instanceof AuthKey k) {
+      bytes += chars(k.workspaceId()) + chars(k.authorizationId());
+    } else if (key instanceof ResourceKey k) {
+      bytes += chars(k.workspaceId()) + chars(k.resource());
+    }
+    if (value instanceof AuthorizationRow row) {
+      bytes += authorizationBytes(row);
+    }
+    return (int) Math.min(Integer.MAX_VALUE, bytes);
+  }
+
+  private static final long OBJECT = 64;
+
+  private static long chars(String s) {
+    return s == null ? 0 : OBJECT + 2L * s.length();
+  }
+
+  private static long authorizationBytes(AuthorizationRow row) {
+    long bytes =
+        4 * OBJECT
+            + chars(row.workspaceId())
+            + chars(row.authorizationId())
+            + chars(row.userId())
+            + chars(row.agentId())
+            + chars(row.bundleId());
+    for (ScopeRule rule : row.scopes()) {
+      bytes += OBJECT + chars(rule.name()) + chars(rule.resourcePattern());
+      if (rule.allowedInitiators() != null) {
+        bytes += strings(rule.allowedInitiators());
+      }
+    }
+    bytes += strings(row.requiresConfirmFor()) + strings(row.requiresEscalationFor());
+    for (Map.Entry<String, String> e : row.escalationTargets().entrySet()) {
+      bytes += OBJECT + chars(e.getKey()) + chars(e.getValue());
+    }
+    return bytes + json(row.metadata());
+  }
+
+  private static long strings(List<String> list) {
+    long bytes = OBJECT;
+    for (String s : list) {
+      bytes += 8 + chars(s);
+    }
+    return bytes;
+  }
+
+  private static long json(JsonNode node) {
+    if (node == null) {
+      return 0;
+    }
+    long bytes = OBJECT;
+    if (node.isTextual()) {
+      bytes += chars(node.textValue());
+    } else if (node.isObject()) {
+      for (Map.Entry<String, JsonNode> e : node.properties()) {
+        bytes += chars(e.getKey()) + json(e.getValue());
+      }
+    } else if (node.isArray()) {
+      for (JsonNode element : node) {
+        bytes += 8 + json(element);
+      }
+    }
+    return bytes;
   }
 }

@@ -327,11 +327,6 @@ final class GroupTx implements Tx {
   }
 
   @Override
-  public int expirePendingEscalations(String workspaceId, String authorizationId, Instant now) {
-    return nowWriting().expirePendingEscalations(workspaceId, authorizationId, now);
-  }
-
-  @Override
   public Page<EscalationRow> listEscalations(
       String workspaceId, String status, Instant now, String afterId, int limit) {
     return now().listEscalations(workspaceId, status, now, afterId, limit);

@@ -75,7 +75,7 @@ public final class JdbcStore implements Store {
   private final MasterKey masterKey;
   private volatile java.time.Duration writeWait;
   private final ObjectMapper json = new ObjectMapper();
-  private final Map<String, Object> decodedJson = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, Object> decodedJson = DecodedJsonCache.create();
   private final Engine engine;
   private final String description;
 

@@ -76,6 +76,25 @@ final class JdbcTx implements Tx {
       "workspace_id, escalation_id, authorization_id, scope, resource, status, escalation_to,"
           + " created_at, expires_at, resolved_by, resolved_at, note, approval_expires_at,"
           + " approval_consumed_at";
+
+  /**
+   * An escalation's lifetime end as read: an escalation still pending when its authorization was
+   * revoked ends at the revocation. Revocation writes no escalation row, so its cost does not grow
+   * with the authorization's escalations.
+   */
+  private static final String ESCALATION_EXPIRES =
+      "CASE WHEN e.status = 'pending' AND a.revoked_at IS NOT NULL AND a.revoked_at < e.expires_at"
+          + " THEN a.revoked_at ELSE e.expires_at END";
+
+  /** {@link #ESCALATION_COLUMNS} read from {@code escalations e} joined to its authorization. */
+  private static final String ESCALATION_SELECT =
+      "SELECT e.workspace_id, e.escalation_id, e.authorization_id, e.scope, e.resource, e.status,"
+          + " e.escalation_to, e.created_at, "
+          + ESCALATION_EXPIRES
+          + ", e.resolved_by, e.resolved_at, e.note, e.approval_expires_at,"
+          + " e.approval_consumed_at FROM escalations e LEFT JOIN authorizations a"
+          + " ON a.workspace_id = e.workspace_id AND a.authorization_id = e.authorization_id";
+
   private static final String BUNDLE_COLUMNS =
       "workspace_id, bundle_id, agent_id, scopes, requires_confirm_for, requires_escalation_for,"
           + " escalation_targets, default_expiry_days, description, created_at, updated_at,"
@@ -88,8 +107,9 @@ final class JdbcTx implements Tx {
   private final Dialect dialect;
   private final MasterKey masterKey;
   private final ObjectMapper json;
+
+  /** Shared decoded JSON columns ({@link DecodedJsonCache}, bounded by weight). */
   private final Map<String, Object> decoded;
-  private static final int DECODED_MAX = 10_000;
 
   /** The SQLite writer's cache of check targets; null on every other connection. */
   private final CheckTargetCache checkTargets;
@@ -236,9 +256,6 @@ final class JdbcTx implements Tx {
     }
     try {
       T value = json.readValue(text, type);
-      if (decoded.size() >= DECODED_MAX) {
-        decoded.clear();
-      }
       decoded.put(key, value);
       return value;
     } catch (JsonProcessingException e) {
@@ -828,9 +845,7 @@ final class JdbcTx implements Tx {
   @Override
   public Optional<EscalationRow> escalation(String workspaceId, String escalationId) {
     return one(
-        "SELECT "
-            + ESCALATION_COLUMNS
-            + " FROM escalations WHERE workspace_id = ? AND escalation_id = ?",
+        ESCALATION_SELECT + " WHERE e.workspace_id = ? AND e.escalation_id = ?",
         JdbcTx::escalationRow,
         workspaceId,
         escalationId);
@@ -840,10 +855,9 @@ final class JdbcTx implements Tx {
   public Optional<EscalationRow> latestEscalation(
       String workspaceId, String authorizationId, String scope, String resource) {
     return one(
-        "SELECT "
-            + ESCALATION_COLUMNS
-            + " FROM escalations WHERE workspace_id = ? AND authorization_id = ? AND scope = ?"
-            + " AND resource_key = ? ORDER BY "
+        ESCALATION_SELECT
+            + " WHERE e.workspace_id = ? AND e.authorization_id = ? AND e.scope = ?"
+            + " AND e.resource_key = ? ORDER BY e."
             + dialect.insertOrder
             + " DESC LIMIT 1",
         JdbcTx::escalationRow,
@@ -893,41 +907,29 @@ final class JdbcTx implements Tx {
   }
 
   @Override
-  public int expirePendingEscalations(String workspaceId, String authorizationId, Instant now) {
-    return update(
-        "UPDATE escalations SET expires_at = ? WHERE workspace_id = ?"
-            + " AND authorization_id = ? AND status = 'pending' AND expires_at > ?",
-        now,
-        workspaceId,
-        authorizationId,
-        now);
-  }
-
-  @Override
   public Page<EscalationRow> listEscalations(
       String workspaceId, String status, Instant now, String afterId, int limit) {
-    StringBuilder sql =
-        new StringBuilder("SELECT ")
-            .append(ESCALATION_COLUMNS)
-            .append(" FROM escalations WHERE workspace_id = ?");
+    StringBuilder sql = new StringBuilder(ESCALATION_SELECT).append(" WHERE e.workspace_id = ?");
     List<Object> params = new ArrayList<>(List.of(workspaceId));
     if (status != null) {
       switch (status) {
         case "pending" -> {
-          sql.append(" AND status = 'pending' AND expires_at > ?");
+          sql.append(" AND e.status = 'pending' AND ").append(ESCALATION_EXPIRES).append(" > ?");
           params.add(now);
         }
         case "expired" -> {
-          sql.append(" AND (status = 'expired' OR (status = 'pending' AND expires_at <= ?))");
+          sql.append(" AND (e.status = 'expired' OR (e.status = 'pending' AND ")
+              .append(ESCALATION_EXPIRES)
+              .append(" <= ?))");
           params.add(now);
         }
         default -> {
-          sql.append(" AND status = ?");
+          sql.append(" AND e.status = ?");
           params.add(status);
         }
       }
     }
-    afterAndLimit(sql, params, "escalation_id", afterId, limit);
+    afterAndLimit(sql, params, "e.escalation_id", afterId, limit);
     return page(query(sql.toString(), JdbcTx::escalationRow, params.toArray()), limit);
   }
 
