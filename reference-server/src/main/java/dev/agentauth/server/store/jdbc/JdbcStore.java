@@ -44,9 +44,11 @@ import org.sqlite.SQLiteErrorCode;
  * transactions queued by concurrent requests together (group commit): each request's work runs
  * inside its own savepoint, so a request that fails rolls back alone, and one {@code COMMIT} — one
  * fsync — makes the whole batch durable before any of its callers returns. {@link #read} runs on a
- * small pool of read-only connections, which WAL lets proceed alongside the writer.
+ * small pool of read-only connections, which WAL lets proceed alongside the writer, within {@link
+ * ReadLimits}.
  *
- * <p><b>PostgreSQL</b> runs each transaction on a HikariCP connection at {@code READ COMMITTED};
+ * <p><b>PostgreSQL</b> runs each transaction on a HikariCP connection at {@code READ COMMITTED},
+ * writes and reads on separate pools (so that list scans never hold a connection a check needs);
  * the authorization row lock ({@code SELECT ... FOR UPDATE}), advisory locks for {@link
  * dev.agentauth.server.store.Tx#lock} and conditional updates keep counters, budgets, approvals and
  * idempotency exact across instances. Transactions aborted by a deadlock or serialization failure
