@@ -6,6 +6,8 @@
 # Usage: benchmarks/load/stores.sh [duration_seconds]
 #   AUTHS (default 32): authorizations the checks are spread over, round-robin; AUTHS=1 puts every
 #   check on one authorization (one row lock, so PostgreSQL commits them one at a time).
+#   USERS (default one): "one" gives every authorization the user bench_user; "distinct" gives
+#   each its own user, so that receipts_by_user takes a leaf per user as in a real workspace.
 #   WARMUP (default 60 s: the JIT keeps compiling for a while on a small machine, and longer the
 #   slower the store answers; after 20 s the compiler threads still took 31% of the JVM's CPU on
 #   PostgreSQL, after 60 s 6%), CONNS (default 32), PG_URL (default jdbc:postgresql://127.0.0.1:5432/test?user=postgres),
@@ -31,6 +33,7 @@ CONNS="${CONNS:-32}"
 WARMUP="${WARMUP:-60}"
 ROUNDS="${ROUNDS:-1}"
 AUTHS="${AUTHS:-32}"
+USERS="${USERS:-one}"
 PORT="${PORT:-18182}"
 STORES="${STORES:-memory sqlite postgres}"
 PG_URL="${PG_URL:-jdbc:postgresql://127.0.0.1:5432/test?user=postgres}"
@@ -64,9 +67,11 @@ start_server() { # $1 = store spec
   for _ in $(seq 1 300); do grep -q "listening on" "$WORK/log" && break; sleep 0.1; done
   grep -q "listening on" "$WORK/log" || { cat "$WORK/log" >&2; exit 1; }
   IDS=""
-  for _ in $(seq 1 "$AUTHS"); do
+  for i in $(seq 1 "$AUTHS"); do
+    U=bench_user
+    [ "$USERS" = "distinct" ] && U="bench_user_$i"
     A=$(curl -sf -X POST "$BASE/v1/authorizations" -H "Authorization: Bearer $KEY" \
-      -d '{"user_id":"bench_user","agent_id":"bench_agent","scopes":[{"name":"email.send"}],"expires_at":"'"$EXP"'"}' |
+      -d '{"user_id":"'"$U"'","agent_id":"bench_agent","scopes":[{"name":"email.send"}],"expires_at":"'"$EXP"'"}' |
       python3 -c 'import json,sys; print(json.load(sys.stdin)["authorization_id"])')
     IDS="${IDS:+$IDS,}$A"
   done

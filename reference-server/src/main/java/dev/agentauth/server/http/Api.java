@@ -111,6 +111,10 @@ public final class Api {
   private final TombstoneOps tombstones;
   private final ReceiptOps receipts;
   private final RateLimiter rateLimiter;
+
+  /** Reads in flight per workspace: 3, so that one workspace leaves SQLite's 4 readers one. */
+  private final ReadLimiter readLimiter = new ReadLimiter(3, java.time.Duration.ofSeconds(1));
+
   private final PrometheusMeterRegistry metrics;
   private final Map<String, Counter> decisionCounters =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -546,7 +550,8 @@ public final class Api {
 
   private void read(Context c, Read op) {
     Caller caller = authenticate(c);
-    render(c, ctx.store().read(tx -> op.run(tx, caller)));
+    render(
+        c, readLimiter.run(caller.workspaceId(), () -> ctx.store().read(tx -> op.run(tx, caller))));
   }
 
   private void render(Context c, Outcome o) {
@@ -851,7 +856,11 @@ public final class Api {
     int limit = limit(c);
     render(
         c,
-        ctx.store().read(tx -> receipts.list(tx, caller, filter, c.queryParam("cursor"), limit)));
+        readLimiter.run(
+            caller.workspaceId(),
+            () ->
+                ctx.store()
+                    .read(tx -> receipts.list(tx, caller, filter, c.queryParam("cursor"), limit))));
   }
 
   private static Instant instantParam(Context c, String name, Validation v) {

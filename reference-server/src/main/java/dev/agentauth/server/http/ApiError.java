@@ -85,12 +85,12 @@ public final class ApiError extends RuntimeException {
   }
 
   public static ApiError rateLimited(long retryAfterSeconds) {
-    return new ApiError(
-        429,
-        "rate_limited",
-        "request rate limit of this API key exceeded",
-        null,
-        Long.toString(retryAfterSeconds));
+    return rateLimited(retryAfterSeconds, "request rate limit of this API key exceeded");
+  }
+
+  /** 429 {@code rate_limited} saying which limit was reached. */
+  public static ApiError rateLimited(long retryAfterSeconds, String detail) {
+    return new ApiError(429, "rate_limited", detail, null, Long.toString(retryAfterSeconds));
   }
 
   /** 503 {@code unavailable}: the service is overloaded or a dependency is not answering. */

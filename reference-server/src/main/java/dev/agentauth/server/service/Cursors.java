@@ -23,7 +23,8 @@ public final class Cursors {
   }
 
   /**
-   * The {@code next_cursor} of a page: the position after its last row, or null when no rows
+   * The {@code next_cursor} of a page: the position after its last row (or where the page stopped
+   * examining rows, see {@link dev.agentauth.server.store.Page#resumeAfter}), or null when no rows
    * follow.
    */
   public static <R> String next(
@@ -32,6 +33,9 @@ public final class Cursors {
       java.util.function.Function<R, String> key) {
     if (!page.hasMore()) {
       return null;
+    }
+    if (page.resumeAfter() != null) {
+      return encode(filters, page.resumeAfter());
     }
     return encode(filters, key.apply(page.items().get(page.items().size() - 1)));
   }

@@ -40,7 +40,7 @@ final class PageBudget {
       rows.add(row);
       items.add(item);
     }
-    return new Fitted<>(new Page<>(rows, page.hasMore()), items);
+    return new Fitted<>(page, items); // every row fits: keep where the next page resumes
   }
 
   /** The length of {@code item} as compact JSON, counted without keeping the bytes. */

@@ -14,6 +14,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -44,9 +46,11 @@ import org.sqlite.SQLiteErrorCode;
  * transactions queued by concurrent requests together (group commit): each request's work runs
  * inside its own savepoint, so a request that fails rolls back alone, and one {@code COMMIT} — one
  * fsync — makes the whole batch durable before any of its callers returns. {@link #read} runs on a
- * small pool of read-only connections, which WAL lets proceed alongside the writer.
+ * small pool of read-only connections, which WAL lets proceed alongside the writer, within {@link
+ * ReadLimits}.
  *
- * <p><b>PostgreSQL</b> runs each transaction on a HikariCP connection at {@code READ COMMITTED};
+ * <p><b>PostgreSQL</b> runs each transaction on a HikariCP connection at {@code READ COMMITTED},
+ * writes and reads on separate pools (so that list scans never hold a connection a check needs);
  * the authorization row lock ({@code SELECT ... FOR UPDATE}), advisory locks for {@link
  * dev.agentauth.server.store.Tx#lock} and conditional updates keep counters, budgets, approvals and
  * idempotency exact across instances. Transactions aborted by a deadlock or serialization failure
@@ -78,6 +82,50 @@ public final class JdbcStore implements Store {
   private final Map<String, Object> decodedJson = DecodedJsonCache.create();
   private final Engine engine;
   private final String description;
+  private final ReadLimits readLimits;
+
+  /**
+   * What bounds a read ({@link #read}: every {@code GET}): how many connections serve reads, how
+   * long a read waits for one, and how long its statements may run. A wait or a statement that runs
+   * out answers {@link StoreUnavailableException} (503 with {@code Retry-After}), never a 500 and
+   * never a wait without end.
+   *
+   * @param connections read connections: SQLite's read-only connections, PostgreSQL's read pool
+   * @param connectionWait the longest wait for a free read connection (PostgreSQL: at least 250 ms)
+   * @param timeLimit the longest a read's statements may run
+   */
+  record ReadLimits(int connections, Duration connectionWait, Duration timeLimit) {
+    /** 4 connections on SQLite, 8 on PostgreSQL; 1 s wait; 2 s of statements. */
+    static ReadLimits defaults(Dialect dialect) {
+      return new ReadLimits(
+          dialect == Dialect.POSTGRES ? 8 : 4, Duration.ofSeconds(1), Duration.ofSeconds(2));
+    }
+
+    ReadLimits {
+      if (connections < 1
+          || connectionWait.isNegative()
+          || timeLimit.isNegative()
+          || timeLimit.isZero()) {
+        throw new IllegalArgumentException(
+            "read limits need connections >= 1, wait >= 0 and timeLimit > 0, got "
+                + connections
+                + ", "
+                + connectionWait
+                + ", "
+                + timeLimit);
+      }
+    }
+  }
+
+  /** Seconds a client is told to wait when a read could not get a connection or ran too long. */
+  private static final long READ_RETRY_AFTER_SECONDS = 1;
+
+  private StoreUnavailableException readRanOut(Throwable cause) {
+    return new StoreUnavailableException(
+        "the read ran over its limit of " + readLimits.timeLimit().toMillis() + " ms",
+        READ_RETRY_AFTER_SECONDS,
+        cause);
+  }
 
   /** How transactions reach the database. */
   private interface Engine {
@@ -105,11 +153,13 @@ public final class JdbcStore implements Store {
       MasterKey masterKey,
       String description,
       java.time.Duration writeWait,
+      ReadLimits readLimits,
       EngineFactory f) {
     this.dialect = dialect;
     this.masterKey = masterKey;
     this.writeWait = writeWait;
     this.description = description;
+    this.readLimits = readLimits;
     this.engine = f.create(this);
     try {
       checkMasterKey();
@@ -130,11 +180,21 @@ public final class JdbcStore implements Store {
    * @throws StoreException if the file cannot be opened or was created with another master key
    */
   public static JdbcStore sqlite(Path file, MasterKey masterKey) {
-    return sqlite(file, masterKey, WRITE_WAIT);
+    return sqlite(file, masterKey, WRITE_WAIT, ReadLimits.defaults(Dialect.SQLITE));
   }
 
   /** {@link #sqlite(Path, MasterKey)} with another wait for the writer (for tests). */
   static JdbcStore sqlite(Path file, MasterKey masterKey, java.time.Duration writeWait) {
+    return sqlite(file, masterKey, writeWait, ReadLimits.defaults(Dialect.SQLITE));
+  }
+
+  /** {@link #sqlite(Path, MasterKey)} with other read limits (for tests). */
+  static JdbcStore sqlite(Path file, MasterKey masterKey, ReadLimits readLimits) {
+    return sqlite(file, masterKey, WRITE_WAIT, readLimits);
+  }
+
+  private static JdbcStore sqlite(
+      Path file, MasterKey masterKey, java.time.Duration writeWait, ReadLimits readLimits) {
     Path abs = file.toAbsolutePath();
     try {
       MasterKey.createPrivateDirectories(abs.getParent());
@@ -143,7 +203,7 @@ public final class JdbcStore implements Store {
     }
     ownerOnly(abs);
     return new JdbcStore(
-        Dialect.SQLITE, masterKey, "sqlite:" + abs, writeWait, s -> s.new Sqlite(abs));
+        Dialect.SQLITE, masterKey, "sqlite:" + abs, writeWait, readLimits, s -> s.new Sqlite(abs));
   }
 
   /**
@@ -154,11 +214,21 @@ public final class JdbcStore implements Store {
    * @throws StoreException if the database cannot be reached or was set up with another master key
    */
   public static JdbcStore postgres(String jdbcUrl, MasterKey masterKey) {
-    return postgres(jdbcUrl, masterKey, WRITE_WAIT);
+    return postgres(jdbcUrl, masterKey, WRITE_WAIT, ReadLimits.defaults(Dialect.POSTGRES));
   }
 
   /** {@link #postgres(String, MasterKey)} with another wait for a group thread (for tests). */
   static JdbcStore postgres(String jdbcUrl, MasterKey masterKey, java.time.Duration writeWait) {
+    return postgres(jdbcUrl, masterKey, writeWait, ReadLimits.defaults(Dialect.POSTGRES));
+  }
+
+  /** {@link #postgres(String, MasterKey)} with other read limits (for tests). */
+  static JdbcStore postgres(String jdbcUrl, MasterKey masterKey, ReadLimits readLimits) {
+    return postgres(jdbcUrl, masterKey, WRITE_WAIT, readLimits);
+  }
+
+  private static JdbcStore postgres(
+      String jdbcUrl, MasterKey masterKey, java.time.Duration writeWait, ReadLimits readLimits) {
     if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
       throw new IllegalArgumentException(
           "a PostgreSQL JDBC URL starts with jdbc:postgresql:, got " + redact(jdbcUrl));
@@ -168,6 +238,7 @@ public final class JdbcStore implements Store {
         masterKey,
         "postgres:" + redact(jdbcUrl),
         writeWait,
+        readLimits,
         s -> s.new Postgres(jdbcUrl));
   }
 
@@ -354,13 +425,60 @@ public final class JdbcStore implements Store {
 
   // ---------------------------------------------------------------- SQLite
 
+  /** Virtual-machine instructions between two calls of a reader's progress handler. */
+  private static final int PROGRESS_STEPS = 10_000;
+
   /** A connection with its prepared statements kept for reuse. */
   private static final class CachedConnection implements JdbcTx.Statements {
     final Connection connection;
     private final Map<String, PreparedStatement> cache = new HashMap<>();
 
+    /**
+     * A read's deadline ({@link System#nanoTime}) while {@link #limited} is set: SQLite's progress
+     * handler interrupts a statement that runs past it.
+     */
+    private volatile long deadline;
+
+    private volatile boolean limited;
+    private volatile boolean ranOut;
+
     CachedConnection(Connection connection) throws SQLException {
       this.connection = connection;
+    }
+
+    /**
+     * Makes every statement of this connection stop with {@code SQLITE_INTERRUPT} once a deadline
+     * set by {@link #limitTo} has passed. SQLite calls the handler every {@code PROGRESS_STEPS}
+     * virtual-machine instructions, a few microseconds apart.
+     */
+    CachedConnection interruptible() throws SQLException {
+      org.sqlite.ProgressHandler.setHandler(
+          connection,
+          PROGRESS_STEPS,
+          new org.sqlite.ProgressHandler() {
+            @Override
+            protected int progress() {
+              if (limited && System.nanoTime() - deadline > 0) {
+                ranOut = true;
+                return 1;
+              }
+              return 0;
+            }
+          });
+      return this;
+    }
+
+    /** Starts a time limit of {@code limit} for the statements that follow. */
+    void limitTo(Duration limit) {
+      ranOut = false;
+      deadline = System.nanoTime() + limit.toNanos();
+      limited = true;
+    }
+
+    /** Ends the time limit; true when a statement was interrupted because it ran out. */
+    boolean endLimit() {
+      limited = false;
+      return ranOut;
     }
 
     @Override
@@ -527,7 +645,6 @@ public final class JdbcStore implements Store {
 
   private final class Sqlite implements Engine {
     private static final int MAX_BATCH = 256;
-    private static final int READERS = 4;
     private static final int BUSY_TIMEOUT_MS = 5_000;
     private static final int BUSY_ATTEMPTS = 6;
 
@@ -541,7 +658,11 @@ public final class JdbcStore implements Store {
     private long dataVersion = -1;
 
     private final BlockingQueue<Job<?>> jobs = new LinkedBlockingQueue<>();
-    private final BlockingQueue<CachedConnection> readers = new ArrayBlockingQueue<>(READERS);
+
+    /** Free read connections; fair, so that waiting readers are served in arrival order. */
+    private final BlockingQueue<CachedConnection> readers =
+        new ArrayBlockingQueue<>(readLimits.connections(), true);
+
     private final List<CachedConnection> allReaders = new ArrayList<>();
     private final Thread thread;
 
@@ -580,10 +701,10 @@ public final class JdbcStore implements Store {
         SQLiteDataSource ds = new SQLiteDataSource(config());
         ds.setUrl(url);
         migrate(ds);
-        for (int i = 0; i < READERS; i++) {
+        for (int i = 0; i < readLimits.connections(); i++) {
           SQLiteConfig rc = config();
           rc.setReadOnly(true);
-          CachedConnection c = new CachedConnection(rc.createConnection(url));
+          CachedConnection c = new CachedConnection(rc.createConnection(url)).interruptible();
           allReaders.add(c);
           readers.add(c);
         }
@@ -637,24 +758,40 @@ public final class JdbcStore implements Store {
       }
       CachedConnection c;
       try {
-        c = readers.take();
+        c = readers.poll(readLimits.connectionWait().toNanos(), TimeUnit.NANOSECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new StoreException("interrupted while waiting for a read connection", e);
       }
+      if (c == null) {
+        throw new StoreUnavailableException(
+            "every SQLite read connection stayed busy for "
+                + readLimits.connectionWait().toMillis()
+                + " ms",
+            READ_RETRY_AFTER_SECONDS);
+      }
       try {
         c.exec("BEGIN");
-        boolean ok = false;
+        T result;
+        c.limitTo(readLimits.timeLimit());
         try {
-          T result = work.run(tx(c));
-          ok = true;
-          return result;
-        } finally {
-          c.exec(ok ? "COMMIT" : "ROLLBACK");
+          result = work.run(tx(c));
+        } catch (RuntimeException | Error e) {
+          // The limit ends first, so that it cannot interrupt the rollback too.
+          boolean ranOut = c.endLimit();
+          c.exec("ROLLBACK");
+          if (ranOut) {
+            throw readRanOut(e);
+          }
+          throw e;
         }
+        c.endLimit();
+        c.exec("COMMIT");
+        return result;
       } catch (SQLException e) {
         throw new StoreException("SQLite read failed: " + e.getMessage(), e);
       } finally {
+        c.endLimit();
         readers.add(c);
       }
     }
@@ -960,7 +1097,15 @@ public final class JdbcStore implements Store {
   }
 
   private final class Postgres implements Engine {
-    private static final int POOL = 16;
+    /** Connections for writes: checks, mutations and signing. */
+    private static final int WRITE_POOL = 16;
+
+    /** The longest a write waits for a connection of its pool before answering 503. */
+    private static final long WRITE_WAIT_MS = 5_000;
+
+    /** SQLSTATE of a statement cancelled by {@code statement_timeout}. */
+    private static final String QUERY_CANCELED = "57014";
+
     private static final int ATTEMPTS = 3;
 
     /** Threads committing groups of checks; each holds one connection while a group runs. */
@@ -969,21 +1114,27 @@ public final class JdbcStore implements Store {
     /** The most checks one group commits together. */
     private static final int MAX_GROUP = 64;
 
+    /** Writes: checks, mutations, signing; never waits behind a list scan. */
     private final HikariDataSource ds;
+
+    /** Reads ({@code GET}s), read-only, with a {@code statement_timeout}. */
+    private final HikariDataSource readDs;
+
     private final BlockingQueue<Job<?>> grouped = new LinkedBlockingQueue<>();
     private final List<Thread> groupers = new ArrayList<>();
     private volatile boolean closed;
 
     Postgres(String jdbcUrl) {
-      HikariConfig cfg = new HikariConfig();
-      cfg.setJdbcUrl(jdbcUrl);
-      cfg.setPoolName("agentauth-postgres");
-      cfg.setMaximumPoolSize(POOL);
+      HikariConfig cfg = poolConfig(jdbcUrl, "agentauth-postgres-write", WRITE_POOL);
+      cfg.setConnectionTimeout(WRITE_WAIT_MS);
       cfg.setMinimumIdle(2);
-      cfg.setAutoCommit(false);
-      cfg.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
-      cfg.setConnectionTimeout(TimeUnit.SECONDS.toMillis(10));
-      cfg.setInitializationFailTimeout(TimeUnit.SECONDS.toMillis(10));
+      HikariConfig rc = poolConfig(jdbcUrl, "agentauth-postgres-read", readLimits.connections());
+      // Hikari takes no wait under 250 ms (it would use its 30 s default instead).
+      rc.setConnectionTimeout(Math.max(250, readLimits.connectionWait().toMillis()));
+      rc.setMinimumIdle(1);
+      rc.setReadOnly(true);
+      rc.setConnectionInitSql(
+          "SET statement_timeout = " + Math.max(1, readLimits.timeLimit().toMillis()));
       try {
         ds = new HikariDataSource(cfg);
       } catch (RuntimeException e) {
@@ -996,11 +1147,49 @@ public final class JdbcStore implements Store {
         ds.close();
         throw new StoreException("migrating the PostgreSQL schema failed: " + e.getMessage(), e);
       }
+      try {
+        readDs = new HikariDataSource(rc);
+      } catch (RuntimeException e) {
+        ds.close();
+        throw new StoreException(
+            "cannot connect to PostgreSQL at " + redact(jdbcUrl) + ": " + e.getMessage(), e);
+      }
       for (int i = 0; i < GROUPERS; i++) {
         Thread t = new Thread(this::runGroups, "agentauth-postgres-group-" + i);
         t.setDaemon(true);
         groupers.add(t);
         t.start();
+      }
+    }
+
+    private static HikariConfig poolConfig(String jdbcUrl, String name, int size) {
+      HikariConfig cfg = new HikariConfig();
+      cfg.setJdbcUrl(jdbcUrl);
+      cfg.setPoolName(name);
+      cfg.setMaximumPoolSize(size);
+      cfg.setAutoCommit(false);
+      cfg.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+      cfg.setInitializationFailTimeout(TimeUnit.SECONDS.toMillis(10));
+      return cfg;
+    }
+
+    /**
+     * A connection of {@code pool}; when none frees up within the pool's wait (or the database
+     * cannot be reached), {@link StoreUnavailableException}.
+     */
+    private Connection connection(HikariDataSource pool) throws SQLException {
+      try {
+        return pool.getConnection();
+      } catch (SQLTransientConnectionException e) {
+        throw new StoreUnavailableException(
+            "no connection of "
+                + pool.getPoolName()
+                + " within "
+                + pool.getConnectionTimeout()
+                + " ms: "
+                + e.getMessage(),
+            1,
+            e);
       }
     }
 
@@ -1066,8 +1255,11 @@ public final class JdbcStore implements Store {
      */
     void runGroup(List<Job<?>> batch) {
       boolean again;
-      try (Connection c = ds.getConnection()) {
+      try (Connection c = connection(ds)) {
         again = !commitGroup(c, batch);
+      } catch (StoreUnavailableException e) {
+        batch.forEach(j -> j.error = e);
+        return;
       } catch (SQLException e) {
         StoreException failure =
             new StoreException("PostgreSQL connection failed: " + e.getMessage(), e);
@@ -1154,7 +1346,11 @@ public final class JdbcStore implements Store {
     }
 
     private <T> T once(Work<T> work) {
-      try (Connection c = ds.getConnection()) {
+      return once(ds, work);
+    }
+
+    private <T> T once(HikariDataSource pool, Work<T> work) {
+      try (Connection c = connection(pool)) {
         TrackedStatements statements = new TrackedStatements(c);
         boolean ok = false;
         try {
@@ -1182,9 +1378,25 @@ public final class JdbcStore implements Store {
       }
     }
 
+    /**
+     * Runs on the read pool, apart from the writes, so that list scans never hold a connection a
+     * check needs; a statement cancelled by the read pool's {@code statement_timeout} answers
+     * {@link StoreUnavailableException}. Conflicts cannot abort a read, so it runs once.
+     */
     @Override
     public <T> T read(Work<T> work) {
-      return write(work);
+      try {
+        return once(readDs, work);
+      } catch (StoreUnavailableException e) {
+        throw e;
+      } catch (StoreException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+          if (t instanceof SQLException s && QUERY_CANCELED.equals(s.getSQLState())) {
+            throw readRanOut(e);
+          }
+        }
+        throw e;
+      }
     }
 
     @Override
@@ -1219,6 +1431,7 @@ public final class JdbcStore implements Store {
         left.error = new StoreException("store is closed");
         left.done.countDown();
       }
+      readDs.close();
       ds.close();
     }
   }

@@ -140,6 +140,11 @@ final class JdbcTx implements Tx {
 
   // ---- plumbing
 
+  /** The statements of this transaction's connection (for tests that run SQL of their own). */
+  Statements statements() {
+    return statements;
+  }
+
   private PreparedStatement bind(String sql, Object... params) throws SQLException {
     PreparedStatement ps = statements.prepare(sql);
     for (int i = 0; i < params.length; i++) {
@@ -611,35 +616,159 @@ final class JdbcTx implements Tx {
       Instant now,
       String afterId,
       int limit) {
-    StringBuilder sql =
-        new StringBuilder("SELECT ")
-            .append(AUTHORIZATION_COLUMNS)
-            .append(" FROM authorizations WHERE workspace_id = ?");
-    List<Object> params = new ArrayList<>(List.of(workspaceId));
+    // authorizations_by_user serves user_id in key order; agent_id and status are checked on the
+    // rows of a bounded window.
+    Where seek = new Where();
+    Where rest = new Where();
     if (userId != null) {
-      sql.append(" AND user_id = ?");
-      params.add(userId);
+      seek.and("user_id = ?", userId);
     }
     if (agentId != null) {
-      sql.append(" AND agent_id = ?");
-      params.add(agentId);
+      rest.and(unindexed("agent_id") + " = ?", agentId);
     }
     if (status != null) {
       switch (status) {
-        case "revoked" -> sql.append(" AND revoked_at IS NOT NULL");
-        case "active" -> {
-          sql.append(" AND revoked_at IS NULL AND expires_at > ?");
-          params.add(now);
-        }
-        case "expired" -> {
-          sql.append(" AND revoked_at IS NULL AND expires_at <= ?");
-          params.add(now);
-        }
-        default -> sql.append(" AND 1 = 0");
+        case "revoked" -> rest.and("revoked_at IS NOT NULL");
+        case "active" -> rest.and("revoked_at IS NULL AND expires_at > ?", now);
+        case "expired" -> rest.and("revoked_at IS NULL AND expires_at <= ?", now);
+        default -> rest.and("1 = 0");
       }
     }
-    afterAndLimit(sql, params, "authorization_id", afterId, limit);
-    return page(query(sql.toString(), this::authorizationRow, params.toArray()), limit);
+    return listPage(
+        "authorizations",
+        AUTHORIZATION_COLUMNS,
+        "authorization_id",
+        workspaceId,
+        seek,
+        rest,
+        afterId,
+        limit,
+        this::authorizationRow);
+  }
+
+  /**
+   * The most rows one page of a filtered list examines. A list's filters are served by an index
+   * together with {@code workspace_id} in key order ({@code seek}) or checked on the rows that
+   * index yields ({@code rest}); with {@code rest} filters a page reads at most this many of those
+   * rows, then stops with {@link Page#resumeAfter} set, however few of them matched.
+   */
+  static final int SCAN_WINDOW = 10_000;
+
+  /** AND-ed conditions of a list query and their parameters. */
+  private static final class Where {
+    final StringBuilder sql = new StringBuilder();
+    final List<Object> params = new ArrayList<>();
+
+    void and(String condition, Object... values) {
+      sql.append(" AND ").append(condition);
+      params.addAll(java.util.Arrays.asList(values));
+    }
+
+    boolean isEmpty() {
+      return sql.length() == 0;
+    }
+  }
+
+  /**
+   * {@code column} in a filter that must not choose the index: SQLite's unary {@code +} keeps the
+   * planner on the index of the page's key range, so that the window bounds the rows read.
+   */
+  private String unindexed(String column) {
+    return dialect == Dialect.SQLITE ? "+" + column : column;
+  }
+
+  /**
+   * One page of a keyset list of {@code table} in {@code key} order: rows of the workspace that
+   * meet {@code seek} (served by an index in key order) and {@code rest}, after {@code after}. With
+   * {@code rest} filters, the page first finds the key {@link #SCAN_WINDOW} rows on along the
+   * {@code seek} index and reads no row beyond it.
+   */
+  private <T> Page<T> listPage(
+      String table,
+      String columns,
+      String key,
+      String workspaceId,
+      Where seek,
+      Where rest,
+      String after,
+      int limit,
+      RowMapper<T> mapper) {
+    return listPage(
+        table,
+        "SELECT " + columns + " FROM " + table,
+        "",
+        key,
+        workspaceId,
+        seek,
+        rest,
+        after,
+        limit,
+        mapper);
+  }
+
+  /**
+   * {@link #listPage(String, String, String, String, Where, Where, String, int, RowMapper)} reading
+   * its rows with {@code select} (which may join other tables), whose columns of {@code table} are
+   * named with {@code qualifier} ({@code "e."}); the window is found on {@code table} alone.
+   */
+  private <T> Page<T> listPage(
+      String table,
+      String select,
+      String qualifier,
+      String key,
+      String workspaceId,
+      Where seek,
+      Where rest,
+      String after,
+      int limit,
+      RowMapper<T> mapper) {
+    String bound = null;
+    if (!rest.isEmpty()) {
+      StringBuilder window =
+          new StringBuilder("SELECT ")
+              .append(key)
+              .append(" FROM ")
+              .append(table)
+              .append(" WHERE workspace_id = ?")
+              .append(seek.sql);
+      List<Object> params = new ArrayList<>();
+      params.add(workspaceId);
+      params.addAll(seek.params);
+      if (after != null) {
+        window.append(" AND ").append(key).append(" > ?");
+        params.add(after);
+      }
+      window.append(" ORDER BY ").append(key).append(" LIMIT 1 OFFSET ?");
+      params.add(SCAN_WINDOW - 1);
+      bound = one(window.toString(), rs -> rs.getString(1), params.toArray()).orElse(null);
+    }
+    String k = qualifier + key;
+    StringBuilder sql =
+        new StringBuilder(select)
+            .append(" WHERE ")
+            .append(qualifier)
+            .append("workspace_id = ?")
+            .append(seek.sql)
+            .append(rest.sql);
+    List<Object> params = new ArrayList<>();
+    params.add(workspaceId);
+    params.addAll(seek.params);
+    params.addAll(rest.params);
+    if (after != null) {
+      sql.append(" AND ").append(k).append(" > ?");
+      params.add(after);
+    }
+    if (bound != null) {
+      sql.append(" AND ").append(k).append(" <= ?");
+      params.add(bound);
+    }
+    sql.append(" ORDER BY ").append(k).append(" LIMIT ?");
+    params.add(limit + 1);
+    List<T> rows = query(sql.toString(), mapper, params.toArray());
+    if (rows.size() > limit) {
+      return new Page<>(rows.subList(0, limit), true);
+    }
+    return bound != null ? new Page<>(rows, true, bound) : new Page<>(rows, false);
   }
 
   private static void afterAndLimit(
@@ -909,28 +1038,32 @@ final class JdbcTx implements Tx {
   @Override
   public Page<EscalationRow> listEscalations(
       String workspaceId, String status, Instant now, String afterId, int limit) {
-    StringBuilder sql = new StringBuilder(ESCALATION_SELECT).append(" WHERE e.workspace_id = ?");
-    List<Object> params = new ArrayList<>(List.of(workspaceId));
+    // The window is found on escalations alone; the status filter reads the lifetime as the
+    // authorization's revocation may have ended it (see ESCALATION_EXPIRES).
+    Where rest = new Where();
     if (status != null) {
       switch (status) {
-        case "pending" -> {
-          sql.append(" AND e.status = 'pending' AND ").append(ESCALATION_EXPIRES).append(" > ?");
-          params.add(now);
-        }
-        case "expired" -> {
-          sql.append(" AND (e.status = 'expired' OR (e.status = 'pending' AND ")
-              .append(ESCALATION_EXPIRES)
-              .append(" <= ?))");
-          params.add(now);
-        }
-        default -> {
-          sql.append(" AND e.status = ?");
-          params.add(status);
-        }
+        case "pending" -> rest.and("e.status = 'pending' AND " + ESCALATION_EXPIRES + " > ?", now);
+        case "expired" ->
+            rest.and(
+                "(e.status = 'expired' OR (e.status = 'pending' AND "
+                    + ESCALATION_EXPIRES
+                    + " <= ?))",
+                now);
+        default -> rest.and("e.status = ?", status);
       }
     }
-    afterAndLimit(sql, params, "e.escalation_id", afterId, limit);
-    return page(query(sql.toString(), JdbcTx::escalationRow, params.toArray()), limit);
+    return listPage(
+        "escalations",
+        ESCALATION_SELECT,
+        "e.",
+        "escalation_id",
+        workspaceId,
+        new Where(),
+        rest,
+        afterId,
+        limit,
+        JdbcTx::escalationRow);
   }
 
   // ---- bundles
@@ -1185,37 +1318,48 @@ final class JdbcTx implements Tx {
         receiptId);
   }
 
+  /**
+   * Lists receipts. {@code authorization_id} (receipts_by_authorization) or else {@code user_id}
+   * (receipts_by_user) is served by an index in receipt_id order; every other filter is checked on
+   * a bounded window of the rows that index (or the primary key) yields, see {@link #listPage}.
+   */
   @Override
   public Page<ReceiptRow> listReceipts(
       String workspaceId, ReceiptFilter f, String afterId, int limit) {
-    StringBuilder sql =
-        new StringBuilder("SELECT ")
-            .append(RECEIPT_COLUMNS)
-            .append(" FROM receipts WHERE workspace_id = ?");
-    List<Object> params = new ArrayList<>(List.of(workspaceId));
-    eq(sql, params, "authorization_id", f.authorizationId());
-    eq(sql, params, "user_id", f.userId());
-    eq(sql, params, "resource", f.resource());
-    eq(sql, params, "session_id", f.sessionId());
-    eq(sql, params, "scope", f.scope());
-    eq(sql, params, "event", f.event());
-    eq(sql, params, "decision", f.decision());
+    Where seek = new Where();
+    Where rest = new Where();
+    if (f.authorizationId() != null) {
+      seek.and("authorization_id = ?", f.authorizationId());
+      eq(rest, "user_id", f.userId());
+    } else if (f.userId() != null) {
+      seek.and("user_id = ?", f.userId());
+    }
+    eq(rest, "resource", f.resource());
+    eq(rest, "session_id", f.sessionId());
+    eq(rest, "scope", f.scope());
+    eq(rest, "event", f.event());
+    eq(rest, "decision", f.decision());
     if (f.from() != null) {
-      sql.append(" AND issued_at >= ?");
-      params.add(f.from());
+      rest.and(unindexed("issued_at") + " >= ?", f.from());
     }
     if (f.to() != null) {
-      sql.append(" AND issued_at < ?");
-      params.add(f.to());
+      rest.and(unindexed("issued_at") + " < ?", f.to());
     }
-    afterAndLimit(sql, params, "receipt_id", afterId, limit);
-    return page(query(sql.toString(), JdbcTx::receiptRow, params.toArray()), limit);
+    return listPage(
+        "receipts",
+        RECEIPT_COLUMNS,
+        "receipt_id",
+        workspaceId,
+        seek,
+        rest,
+        afterId,
+        limit,
+        JdbcTx::receiptRow);
   }
 
-  private static void eq(StringBuilder sql, List<Object> params, String column, String value) {
+  private void eq(Where where, String column, String value) {
     if (value != null) {
-      sql.append(" AND ").append(column).append(" = ?");
-      params.add(value);
+      where.and(unindexed(column) + " = ?", value);
     }
   }
 

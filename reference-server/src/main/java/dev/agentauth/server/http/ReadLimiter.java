@@ -1,0 +1,58 @@
+package dev.agentauth.server.http;
+
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Bounds the reads ({@code GET}s) each workspace has in flight, so that one workspace cannot hold
+ * every read connection of the store: a read beyond {@code perWorkspace} waits up to {@code wait}
+ * for one of its workspace's own reads to end, then answers 429 {@code rate_limited} with {@code
+ * Retry-After: 1}. Counted per workspace, not per API key, since a workspace can make keys at will.
+ * Thread-safe.
+ */
+final class ReadLimiter {
+  private final int perWorkspace;
+  private final Duration wait;
+  private final ConcurrentHashMap<String, Semaphore> inFlight = new ConcurrentHashMap<>();
+
+  ReadLimiter(int perWorkspace, Duration wait) {
+    if (perWorkspace < 1) {
+      throw new IllegalArgumentException("perWorkspace must be at least 1, got " + perWorkspace);
+    }
+    this.perWorkspace = perWorkspace;
+    this.wait = wait;
+  }
+
+  /**
+   * Runs {@code read} as one of {@code workspaceId}'s reads in flight.
+   *
+   * @throws ApiError 429 {@code rate_limited} when the workspace's reads stayed at the limit for
+   *     the whole wait
+   */
+  <T> T run(String workspaceId, Supplier<T> read) {
+    Semaphore permits =
+        inFlight.computeIfAbsent(workspaceId, w -> new Semaphore(perWorkspace, true));
+    boolean acquired;
+    try {
+      acquired = permits.tryAcquire(wait.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      acquired = false;
+    }
+    if (!acquired) {
+      throw ApiError.rateLimited(
+          1,
+          "this workspace already has "
+              + perWorkspace
+              + " reads in flight, the most it may have at once");
+    }
+    try {
+      return read.get();
+    } finally {
+      permits.release();
+    }
+  }
+}
