@@ -34,7 +34,7 @@ abstract class ReadLimitsContract {
       new ReceiptFilter(null, null, null, null, null, null, null, null, null);
 
   private final ExecutorService threads = Executors.newCachedThreadPool();
-  private final CountDownLatch release = new CountDownLatch(1);
+  final CountDownLatch release = new CountDownLatch(1);
 
   /** A fresh store with {@code limits}. */
   abstract JdbcStore open(JdbcStore.ReadLimits limits);
