@@ -144,6 +144,7 @@ class SigningBacklogIT {
         assertThat(stored).isEqualTo(signed.get(i).get());
       }
     } finally {
+      store.release();
       signer.close();
       store.close();
     }
