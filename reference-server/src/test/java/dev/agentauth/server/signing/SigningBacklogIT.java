@@ -170,7 +170,9 @@ class SigningBacklogIT {
       signer.start();
       long startMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
       assertThat(startMillis).as("start() reads no receipt, only counts them").isLessThan(3_000);
-      assertThat(signer.backlog()).isEqualTo(count);
+      // Every pending receipt counted (the signers may already have signed a few).
+      long backlog = signer.backlog();
+      assertThat(backlog + signer.signedTotal()).isGreaterThanOrEqualTo(count);
 
       int maxQueued = awaitAll(signer, signed, 120);
 
