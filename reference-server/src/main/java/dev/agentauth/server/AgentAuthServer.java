@@ -77,7 +77,8 @@ public final class AgentAuthServer implements AutoCloseable {
     this.store = b.store != null ? b.store : new MemoryStore();
     this.clock = b.clock != null ? b.clock : Clock.systemUTC();
     DistributionSummary lag = Api.lagSummary(metrics);
-    this.signer = new SigningService(store, clock, nanos -> lag.record(nanos / 1e9));
+    this.signer =
+        new SigningService(store, clock, nanos -> lag.record(nanos / 1e9), b.signingLimits);
     this.ctx = new ServiceContext(store, clock, signer);
     this.workspaces = new WorkspaceOps(ctx);
     this.apiKey = b.apiKey;
@@ -117,7 +118,12 @@ public final class AgentAuthServer implements AutoCloseable {
     signer.start();
     housekeeping.scheduleWithFixedDelay(guarded(this::purgeIdempotency), 10, 10, TimeUnit.MINUTES);
     housekeeping.scheduleWithFixedDelay(guarded(signer::sweep), 1, 1, TimeUnit.SECONDS);
-    Gauge.builder("agentauth_signing_backlog", signer, SigningService::backlog).register(metrics);
+    Gauge.builder("agentauth_signing_backlog", signer, SigningService::backlog)
+        .description("Pending receipts in the store, as the signer counts them")
+        .register(metrics);
+    Gauge.builder("agentauth_signing_queued", signer, SigningService::queued)
+        .description("Pending receipts the signer holds in memory")
+        .register(metrics);
     FunctionCounter.builder("agentauth_receipts_signed", signer, SigningService::signedTotal)
         .description("Receipts whose signature this process stored")
         .register(metrics);
@@ -260,8 +266,8 @@ public final class AgentAuthServer implements AutoCloseable {
     return store;
   }
 
-  /** Receipts waiting to be signed. */
-  public int signingBacklog() {
+  /** Receipts waiting to be signed (see {@link SigningService#backlog()}). */
+  public long signingBacklog() {
     return signer.backlog();
   }
 
@@ -299,6 +305,7 @@ public final class AgentAuthServer implements AutoCloseable {
     private String apiKey;
     private boolean generatedKey;
     private boolean exitOnFatalError;
+    private SigningService.Limits signingLimits = SigningService.Limits.DEFAULT;
 
     private Builder() {}
 
@@ -391,6 +398,16 @@ public final class AgentAuthServer implements AutoCloseable {
     /** API key registered for the bootstrap workspace; default one is generated. */
     public Builder apiKey(String apiKey) {
       this.apiKey = apiKey;
+      return this;
+    }
+
+    /**
+     * How many pending receipts the signer holds in memory (count and payload bytes) and how long a
+     * backlog of pending receipts may grow before checks and new authorizations answer 503; default
+     * {@link SigningService.Limits#DEFAULT}.
+     */
+    public Builder signingLimits(SigningService.Limits limits) {
+      this.signingLimits = Objects.requireNonNull(limits, "limits");
       return this;
     }
 

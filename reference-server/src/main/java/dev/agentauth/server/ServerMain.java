@@ -1,6 +1,7 @@
 package dev.agentauth.server;
 
 import dev.agentauth.server.fatal.FatalErrorPolicy;
+import dev.agentauth.server.signing.SigningService;
 import dev.agentauth.server.store.MemoryStore;
 import dev.agentauth.server.store.Store;
 import dev.agentauth.server.store.StoreException;
@@ -84,6 +85,14 @@ public final class ServerMain implements Callable<Integer> {
       defaultValue = "${env:AGENTAUTH_RATE_LIMIT:-0}",
       description = "Requests per second per API key; 0 = unlimited (default).")
   int rateLimit;
+
+  @Option(
+      names = "--signing-backlog",
+      defaultValue = "${env:AGENTAUTH_SIGNING_BACKLOG:-50000}",
+      description =
+          "Pending receipts from which checks and new authorizations answer 503 until signing"
+              + " catches up (default 50000).")
+  long signingBacklog;
 
   @Option(
       names = "--public-url",
@@ -268,6 +277,11 @@ public final class ServerMain implements Callable<Integer> {
             .port(port)
             .store(backing)
             .rateLimit(rateLimit)
+            .signingLimits(
+                new SigningService.Limits(
+                    SigningService.Limits.DEFAULT.queued(),
+                    SigningService.Limits.DEFAULT.queuedBytes(),
+                    signingBacklog))
             .workspace(bootstrapWorkspace, bootstrapPlan);
     b.clock(testClock ? TestClock.startingNow() : Clock.systemUTC());
     if (adminToken != null && !adminToken.isBlank()) {

@@ -728,6 +728,7 @@ public final class Api {
 
   private void createAuthorization(Context c) {
     Caller caller = authenticate(c);
+    ctx.signer().admit();
     RequestBody<CreateAuthorizationRequest> b =
         RequestBody.parse(strict, body(c), CreateAuthorizationRequest.class, false);
     AuthorizationOps.validate(b.value(), b.object("metadata"));
@@ -760,6 +761,7 @@ public final class Api {
 
   private void check(Context c) {
     Caller caller = authenticate(c);
+    ctx.signer().admit();
     RequestBody<CheckRequest> b = RequestBody.parse(strict, body(c), CheckRequest.class, false);
     CheckRequest r = b.value();
     CheckInput in =

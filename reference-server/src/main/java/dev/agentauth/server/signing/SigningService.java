@@ -4,6 +4,7 @@ import dev.agentauth.server.fatal.FatalErrors;
 import dev.agentauth.server.store.ReceiptRow;
 import dev.agentauth.server.store.SigningKeyRow;
 import dev.agentauth.server.store.Store;
+import dev.agentauth.server.store.StoreUnavailableException;
 import dev.agentauth.server.store.Tx;
 import dev.agentauth.verifier.signing.ReceiptSigner;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,12 +31,20 @@ import org.slf4j.LoggerFactory;
  * Signs pending receipts asynchronously. Receipts are stored unsigned with their decision; the
  * request thread hands them here after commit; a signer thread signs them in batches with the
  * workspace key valid at each receipt's {@code issued_at} and records the signed form in one
- * transaction per batch. A signature is stored only if the receipt is still unsigned, so when
- * several signers race (a {@link #sweep}, another server instance) exactly one signature is stored
- * and counted. On start it resumes every receipt left pending in the store, so a restart never
- * loses one; {@link #sweep}, run every second, signs receipts pending for more than {@link
- * #SWEEP_AGE} (left by a stopped instance); on {@link #close()} it signs everything still queued
- * before returning.
+ * transaction per batch ({@link Store#inSigningTransaction}, which a single-writer store runs ahead
+ * of queued checks). A signature is stored only if the receipt is still unsigned, so when several
+ * signers race (a {@link #sweep}, another server instance) exactly one signature is stored and
+ * counted.
+ *
+ * <p>What it holds in memory is bounded ({@link Limits}): a queue of at most {@code queued}
+ * receipts whose payloads take at most {@code queuedBytes}. A receipt that does not fit stays in
+ * the store only, and the signer reads such receipts back page by page, in receipt id order, as its
+ * queue drains; so does {@link #start()} with the receipts a previous run left pending, and signing
+ * starts at once. While the store holds {@code backlog} pending receipts or more, {@link #admit()}
+ * refuses new receipt-producing work (503 with {@code Retry-After}), so the lag stays bounded. A
+ * {@link #sweep}, run every second, recounts the store's pending receipts and signs receipts
+ * pending for more than {@link #SWEEP_AGE} (left by a stopped instance); on {@link #close()} it
+ * signs what is pending before returning.
  */
 public final class SigningService implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SigningService.class);
@@ -49,10 +59,70 @@ public final class SigningService implements AutoCloseable {
    */
   private static final int THREADS = 2;
 
+  /** The most pending receipts read from the store at once. */
+  private static final int PAGE = 512;
+
+  /** Bytes counted for a queued receipt besides its payload's characters. */
+  private static final long ITEM_OVERHEAD = 256;
+
+  /**
+   * What the signer may hold and lag.
+   *
+   * @param queued receipts queued in memory at most
+   * @param queuedBytes bytes of queued payloads at most (two per character; one receipt always fits
+   *     in an empty queue)
+   * @param backlog pending receipts in the store from which {@link #admit()} refuses new work
+   */
+  public record Limits(int queued, long queuedBytes, long backlog) {
+    /** 16,384 receipts, 64 MiB, a backlog of 50,000. */
+    public static final Limits DEFAULT = new Limits(16_384, 64L << 20, 50_000);
+
+    public Limits {
+      if (queued < 1 || queuedBytes < 1 || backlog < 1) {
+        throw new IllegalArgumentException(
+            "signing limits must be positive, got queued="
+                + queued
+                + ", queuedBytes="
+                + queuedBytes
+                + ", backlog="
+                + backlog);
+      }
+    }
+  }
+
   private final Store store;
   private final Clock clock;
   private final LongConsumer lagNanosObserver;
-  private final LinkedBlockingQueue<Item> queue = new LinkedBlockingQueue<>();
+  private final Limits limits;
+  private final LinkedBlockingQueue<Item> queue;
+
+  /** Bytes of the payloads in {@link #queue}. */
+  private final AtomicLong queuedBytes = new AtomicLong();
+
+  /** Receipts in {@link #queue} or in a batch being signed, so none is queued twice. */
+  private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+
+  /**
+   * Pending receipts in the store: counted at start, plus those submitted, less those this signer
+   * stored a signature for, and set again from the store every {@link #sweep}.
+   */
+  private final AtomicLong pending = new AtomicLong();
+
+  /** Whether the store holds pending receipts that are not queued (the signer reads them). */
+  private volatile boolean paging;
+
+  /** Receipts left in the store instead of queued, ever; tells the pager that more arrived. */
+  private final AtomicLong leftInStore = new AtomicLong();
+
+  /** Whether a receipt was left in the store behind the pager's cursor (a failed batch). */
+  private volatile boolean rescan;
+
+  /** Held by the worker reading pending receipts from the store; guards {@link #cursor}. */
+  private final ReentrantLock pager = new ReentrantLock();
+
+  /** The last receipt id the pager read. */
+  private String cursor;
+
   private final Map<String, CompletableFuture<String>> waiters = new ConcurrentHashMap<>();
   private final Map<String, ReceiptSigner> signers = new ConcurrentHashMap<>();
 
@@ -69,15 +139,29 @@ public final class SigningService implements AutoCloseable {
   private volatile double nanosPerReceipt = 40_000;
 
   private record Item(
-      String workspaceId, String receiptId, Instant issuedAt, String payload, long enqueuedNanos) {}
+      String workspaceId, String receiptId, Instant issuedAt, String payload, long enqueuedNanos) {
+    long bytes() {
+      return 2L * payload.length() + ITEM_OVERHEAD;
+    }
+  }
 
   /**
    * @param lagNanosObserver told, for every receipt signed, how long it waited since enqueued
    */
   public SigningService(Store store, Clock clock, LongConsumer lagNanosObserver) {
+    this(store, clock, lagNanosObserver, Limits.DEFAULT);
+  }
+
+  /**
+   * @param lagNanosObserver told, for every receipt signed, how long it waited since enqueued
+   * @param limits what the signer may hold in memory and lag
+   */
+  public SigningService(Store store, Clock clock, LongConsumer lagNanosObserver, Limits limits) {
     this.store = store;
     this.clock = clock;
     this.lagNanosObserver = lagNanosObserver;
+    this.limits = java.util.Objects.requireNonNull(limits, "limits");
+    this.queue = new LinkedBlockingQueue<>(limits.queued());
     for (int i = 0; i < THREADS; i++) {
       Thread t = new Thread(this::run, "agentauth-signer-" + i);
       t.setDaemon(true);
@@ -85,26 +169,19 @@ public final class SigningService implements AutoCloseable {
     }
   }
 
-  /** Queues every receipt the store holds unsigned, then starts signing. */
+  /**
+   * Counts the receipts the store holds unsigned and starts signing; the signer threads read them
+   * from the store page by page as their queue drains, oldest id first.
+   */
   public void start() {
-    String after = null;
-    int resumed = 0;
-    while (true) {
-      String from = after;
-      List<ReceiptRow> page = store.inTransaction(tx -> tx.pendingReceipts(from, 1000));
-      if (page.isEmpty()) {
-        break;
-      }
-      for (ReceiptRow r : page) {
-        queue.add(
-            new Item(
-                r.workspaceId(), r.receiptId(), r.issuedAt(), r.payloadJson(), System.nanoTime()));
-      }
-      resumed += page.size();
-      after = page.get(page.size() - 1).receiptId();
-    }
+    long resumed = store.read(tx -> tx.countPendingReceipts(countCap()));
+    pending.set(resumed);
     if (resumed > 0) {
-      log.info("resuming signing of {} pending receipts", resumed);
+      paging = true;
+      log.info(
+          "resuming signing of {}{} pending receipts",
+          resumed >= countCap() ? "at least " : "",
+          resumed);
     }
     workers.forEach(Thread::start);
     started = true;
@@ -118,11 +195,133 @@ public final class SigningService implements AutoCloseable {
     return !started || workers.stream().allMatch(Thread::isAlive);
   }
 
-  /** Hands newly committed, unsigned receipts to the signer. */
+  /** How far the store's pending receipts are counted: enough to tell the backlog is too long. */
+  private long countCap() {
+    return Math.max(2 * limits.backlog(), 1_000);
+  }
+
+  /**
+   * Hands newly committed, unsigned receipts to the signer. Those that do not fit in its queue stay
+   * in the store, from where the signer reads them when it has room.
+   */
   public void submit(List<ReceiptRow> rows) {
+    if (rows.isEmpty()) {
+      return;
+    }
+    pending.addAndGet(rows.size());
     long now = System.nanoTime();
     for (ReceiptRow r : rows) {
-      queue.add(new Item(r.workspaceId(), r.receiptId(), r.issuedAt(), r.payloadJson(), now));
+      // While the store holds older pending receipts, new ones wait behind them there.
+      if (paging
+          || !offer(new Item(r.workspaceId(), r.receiptId(), r.issuedAt(), r.payloadJson(), now))) {
+        leaveInStore();
+      }
+    }
+  }
+
+  /**
+   * Refuses new receipt-producing work while the store holds {@link Limits#backlog()} pending
+   * receipts or more.
+   *
+   * @throws StoreUnavailableException while signing is that far behind, with the seconds the signer
+   *     needs to catch up as {@code Retry-After}
+   */
+  public void admit() {
+    long n = pending.get();
+    if (n >= limits.backlog()) {
+      double seconds = (n - limits.backlog() + 1) * nanosPerReceipt / THREADS / 1e9;
+      throw new StoreUnavailableException(
+          "signing is " + n + " receipts behind (limit " + limits.backlog() + ")",
+          Math.min(30, (long) Math.ceil(seconds)));
+    }
+  }
+
+  /** Queues {@code item} unless it is queued already; false when the queue has no room. */
+  private boolean offer(Item item) {
+    if (!inFlight.add(item.receiptId())) {
+      return true;
+    }
+    long b = item.bytes();
+    while (true) {
+      long held = queuedBytes.get();
+      if (held > 0 && held + b > limits.queuedBytes()) {
+        inFlight.remove(item.receiptId());
+        return false;
+      }
+      if (queuedBytes.compareAndSet(held, held + b)) {
+        break;
+      }
+    }
+    if (!queue.offer(item)) {
+      queuedBytes.addAndGet(-b);
+      inFlight.remove(item.receiptId());
+      return false;
+    }
+    return true;
+  }
+
+  /** Notes that a pending receipt was left in the store, for the pager to read. */
+  private void leaveInStore() {
+    leftInStore.incrementAndGet();
+    paging = true;
+  }
+
+  /** Queues a failed batch again; what does not fit is read back from the store later. */
+  private void requeue(List<Item> batch) {
+    for (Item item : batch) {
+      inFlight.remove(item.receiptId());
+      if (!offer(item)) {
+        rescan = true;
+        leaveInStore();
+      }
+    }
+  }
+
+  /**
+   * Tops the queue up from the store's pending receipts, in receipt id order after the last one
+   * read, once it has room for a page; stops paging when a read finds no more and no receipt was
+   * left in the store meanwhile. One worker pages at a time.
+   */
+  private void pageIn() {
+    if (!pager.tryLock()) {
+      return;
+    }
+    try {
+      while (paging && !Thread.currentThread().isInterrupted()) {
+        int room = queue.remainingCapacity();
+        int want = Math.min(PAGE, room);
+        if (want < Math.min(PAGE, Math.max(1, limits.queued() / 2))) {
+          return; // enough queued; read more when it has drained
+        }
+        if (rescan) {
+          rescan = false;
+          cursor = null;
+        }
+        long leftBefore = leftInStore.get();
+        String from = cursor;
+        List<ReceiptRow> page = store.read(tx -> tx.pendingReceipts(from, want));
+        long now = System.nanoTime();
+        Instant wall = clock.instant();
+        for (ReceiptRow r : page) {
+          // The lag counts from the receipt's issue, as far as the clock tells.
+          long waited = Math.max(0, Duration.between(r.issuedAt(), wall).toNanos());
+          Item item =
+              new Item(r.workspaceId(), r.receiptId(), r.issuedAt(), r.payloadJson(), now - waited);
+          if (!offer(item)) {
+            return; // the byte budget is spent; read on from here later
+          }
+          cursor = r.receiptId();
+        }
+        if (page.size() < want) {
+          paging = false;
+          if (leftInStore.get() == leftBefore) {
+            return;
+          }
+          paging = true; // some were left in the store since the read began: read on
+        }
+      }
+    } finally {
+      pager.unlock();
     }
   }
 
@@ -142,14 +341,27 @@ public final class SigningService implements AutoCloseable {
 
   /** When the signer expects to have signed a receipt submitted now. */
   public Instant readyAtEstimate() {
-    long backlog = queue.size() + 1L;
+    long backlog = Math.max(0, pending.get()) + 1L;
     long nanos = (long) (backlog * nanosPerReceipt) + 2_000_000L; // plus one batch commit
     return clock.instant().plusNanos(nanos);
   }
 
-  /** Receipts waiting to be signed. */
-  public int backlog() {
+  /**
+   * Receipts waiting to be signed: the store's pending receipts as last counted, plus those
+   * submitted since, less those signed since.
+   */
+  public long backlog() {
+    return Math.max(0, pending.get());
+  }
+
+  /** Receipts queued in memory (at most {@link Limits#queued()}). */
+  public int queued() {
     return queue.size();
+  }
+
+  /** Bytes the queued receipts' payloads take, as counted against {@link Limits#queuedBytes()}. */
+  public long queuedBytes() {
+    return queuedBytes.get();
   }
 
   public long signedTotal() {
@@ -160,9 +372,12 @@ public final class SigningService implements AutoCloseable {
     List<Item> batch = new ArrayList<>(BATCH);
     while (true) {
       try {
+        if (paging) {
+          pageIn();
+        }
         Item first = queue.poll(50, TimeUnit.MILLISECONDS);
         if (first == null) {
-          if (stopping) {
+          if (stopping && !paging) {
             return;
           }
           continue;
@@ -170,7 +385,13 @@ public final class SigningService implements AutoCloseable {
         batch.add(first);
         queue.drainTo(batch, BATCH - 1);
         gather(batch);
+        long taken = 0;
+        for (Item item : batch) {
+          taken += item.bytes();
+        }
+        queuedBytes.addAndGet(-taken);
         signBatch(batch);
+        batch.forEach(item -> inFlight.remove(item.receiptId()));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
@@ -179,7 +400,7 @@ public final class SigningService implements AutoCloseable {
         // pending in the store and are retried after a pause.
         try {
           log.error("signing batch failed; will retry", e);
-          queue.addAll(batch);
+          requeue(batch);
         } catch (Throwable again) {
           // left pending in the store: the sweeper signs them
         } finally {
@@ -240,7 +461,7 @@ public final class SigningService implements AutoCloseable {
     // then the stored text is the one waiters get.
     String[] stored = new String[texts.length];
     int won =
-        store.inTransaction(
+        store.inSigningTransaction(
             tx -> {
               // Holding the workspace's key lock (shared), re-read its keys: a rotation committed
               // since they were read above may have retired a key at an instant before some
@@ -282,6 +503,7 @@ public final class SigningService implements AutoCloseable {
     long end = System.nanoTime();
     nanosPerReceipt = 0.8 * nanosPerReceipt + 0.2 * ((end - start) / (double) batch.size());
     signedTotal.addAndGet(won);
+    pending.addAndGet(-won);
     for (int i = 0; i < batch.size(); i++) {
       Item item = batch.get(i);
       lagNanosObserver.accept(end - item.enqueuedNanos());
@@ -305,6 +527,10 @@ public final class SigningService implements AutoCloseable {
    * signed by exactly one claimer ({@code FOR UPDATE SKIP LOCKED} on PostgreSQL).
    */
   public void sweep() {
+    recount();
+    if (paging) {
+      return; // the signer is reading the store's pending receipts itself, oldest first
+    }
     try {
       while (!stopping) {
         Instant cutoff = clock.instant().minus(SWEEP_AGE);
@@ -337,6 +563,7 @@ public final class SigningService implements AutoCloseable {
                   return out;
                 });
         signedTotal.addAndGet(signed.size());
+        pending.addAndGet(-signed.size());
         for (Tx.Signed s : signed) {
           complete(s.receiptId(), s.signedJson());
         }
@@ -349,6 +576,20 @@ public final class SigningService implements AutoCloseable {
       }
     } catch (RuntimeException e) {
       log.warn("signing left-over pending receipts failed; will retry", e);
+    }
+  }
+
+  /**
+   * Sets {@link #backlog()} from the store's count of pending receipts (which, on a store shared by
+   * several instances, includes theirs), keeping what was submitted and signed while it counted.
+   */
+  private void recount() {
+    try {
+      long before = pending.get();
+      long counted = store.read(tx -> tx.countPendingReceipts(countCap()));
+      pending.addAndGet(counted - before);
+    } catch (RuntimeException e) {
+      log.warn("counting pending receipts failed; will retry", e);
     }
   }
 
@@ -408,8 +649,8 @@ public final class SigningService implements AutoCloseable {
   }
 
   /**
-   * Stops taking new work, signs everything queued, and returns once the queue is empty or {@code
-   * timeout} passed.
+   * Stops taking new work, signs everything queued and everything the store still holds pending,
+   * and returns once that is done or {@code timeout} passed.
    */
   public void drain(Duration timeout) {
     stopping = true;

@@ -404,6 +404,11 @@ public final class MemoryStore implements Store {
     }
 
     @Override
+    public long countPendingReceipts(long atMost) {
+      return Math.min(pending.size(), atMost);
+    }
+
+    @Override
     public List<ReceiptRow> claimPending(Instant issuedBefore, int limit) {
       return page(pending, null, limit, r -> r.issuedAt().isBefore(issuedBefore)).items();
     }

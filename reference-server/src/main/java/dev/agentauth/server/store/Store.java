@@ -44,6 +44,17 @@ public interface Store extends AutoCloseable {
   }
 
   /**
+   * Runs {@code work} — the receipt signer storing a batch of signatures — like {@link
+   * #inTransaction}, but ahead of other queued work where the store queues transactions: a store
+   * with a single writer runs it in its next batch, before any queued check, so that signing keeps
+   * its share of the writer under a flood of checks. The default runs it like {@link
+   * #inTransaction}.
+   */
+  default <T> T inSigningTransaction(Work<T> work) {
+    return inTransaction(work);
+  }
+
+  /**
    * Runs read-only {@code work} in a transaction that sees every transaction committed before it
    * began. Stores may run it on a read connection, where a write fails; the default runs it like
    * {@link #inTransaction}.

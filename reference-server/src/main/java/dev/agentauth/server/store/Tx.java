@@ -155,6 +155,12 @@ public interface Tx {
   List<ReceiptRow> pendingReceipts(String afterId, int limit);
 
   /**
+   * How many receipts of every workspace are pending, counting no further than {@code atMost} (so
+   * the count costs at most that many index entries): the signer's backlog as the store sees it.
+   */
+  long countPendingReceipts(long atMost);
+
+  /**
    * Pending receipts issued before {@code issuedBefore}, in id order, at most {@code limit}, locked
    * until this transaction ends; rows another transaction holds are skipped ({@code FOR UPDATE SKIP
    * LOCKED}), so concurrent claimers — in any server instance — never get the same receipt.

@@ -2068,6 +2068,27 @@ public abstract class StoreConformance {
   }
 
   @Test
+  void countPendingReceiptsCountsEveryWorkspacesUnsignedReceiptsUpToTheCap() {
+    assertThat(read((Tx tx) -> tx.countPendingReceipts(10))).isZero();
+    ReceiptRow a1 = pendingReceipt(WS_A, ulid(1), at(0));
+    ReceiptRow b2 = pendingReceipt(WS_B, ulid(2), at(1));
+    ReceiptRow a3 = signedWith(pendingReceipt(WS_A, ulid(3), at(2)), "Mw");
+    ReceiptRow b4 = pendingReceipt(WS_B, ulid(4), at(3));
+    write(
+        tx -> {
+          tx.insertReceipt(a1);
+          tx.insertReceipt(b2);
+          tx.insertReceipt(a3);
+          tx.insertReceipt(b4);
+        });
+    assertThat(read((Tx tx) -> tx.countPendingReceipts(10))).isEqualTo(3);
+    assertThat(read((Tx tx) -> tx.countPendingReceipts(2))).isEqualTo(2);
+    assertThat(store.inTransaction((Tx tx) -> tx.markSigned(WS_B, ulid(2), signedJson(b2, "Mg"))))
+        .isTrue();
+    assertThat(read((Tx tx) -> tx.countPendingReceipts(10))).isEqualTo(2);
+  }
+
+  @Test
   void claimPendingReturnsPendingReceiptsIssuedStrictlyBefore() {
     ReceiptRow a1 = pendingReceipt(WS_A, ulid(1), at(0));
     ReceiptRow b2 = pendingReceipt(WS_B, ulid(2), at(1));

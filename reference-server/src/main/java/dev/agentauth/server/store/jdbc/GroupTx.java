@@ -379,6 +379,11 @@ final class GroupTx implements Tx {
   }
 
   @Override
+  public long countPendingReceipts(long atMost) {
+    return now().countPendingReceipts(atMost);
+  }
+
+  @Override
   public List<ReceiptRow> claimPending(Instant issuedBefore, int limit) {
     return nowWriting().claimPending(issuedBefore, limit);
   }

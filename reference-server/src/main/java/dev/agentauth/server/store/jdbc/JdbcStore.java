@@ -133,6 +133,11 @@ public final class JdbcStore implements Store {
 
     <T> T read(Work<T> work);
 
+    /** Runs signature-storing work (see {@link Store#inSigningTransaction}); by default a write. */
+    default <T> T writeFirst(Work<T> work) {
+      return write(work);
+    }
+
     /** Runs grouped work (see {@link Store#inGroupedTransaction}); by default on its own. */
     default <T> T group(GroupKey key, Work<T> work) {
       return write(work);
@@ -339,6 +344,11 @@ public final class JdbcStore implements Store {
   @Override
   public <T> T inGroupedTransaction(GroupKey key, Work<T> work) {
     return engine.group(key, work);
+  }
+
+  @Override
+  public <T> T inSigningTransaction(Work<T> work) {
+    return engine.writeFirst(work);
   }
 
   /**
@@ -663,6 +673,14 @@ public final class JdbcStore implements Store {
     private final BlockingQueue<CachedConnection> readers =
         new ArrayBlockingQueue<>(readLimits.connections(), true);
 
+    /**
+     * Signature-storing jobs ({@link #writeFirst}): every batch takes all of them before any job of
+     * {@link #jobs}, where each also queues {@link #WAKE} to wake the writer.
+     */
+    private final BlockingQueue<Job<?>> firstJobs = new LinkedBlockingQueue<>();
+
+    private static final Job<?> WAKE = new Job<>(tx -> null);
+
     private final List<CachedConnection> allReaders = new ArrayList<>();
     private final Thread thread;
 
@@ -749,6 +767,20 @@ public final class JdbcStore implements Store {
     }
 
     @Override
+    public <T> T writeFirst(Work<T> work) {
+      if (Thread.currentThread() == thread) {
+        return work.run(writerTx);
+      }
+      if (closed) {
+        throw new StoreException("store is closed");
+      }
+      Job<T> job = new Job<>(work);
+      firstJobs.add(job);
+      jobs.add(WAKE);
+      return job.await(writeWait);
+    }
+
+    @Override
     public <T> T read(Work<T> work) {
       if (Thread.currentThread() == thread) {
         return work.run(writerTx);
@@ -807,15 +839,16 @@ public final class JdbcStore implements Store {
             first = null;
           }
           if (first == null) {
-            if (closed && jobs.isEmpty()) {
+            if (closed && jobs.isEmpty() && firstJobs.isEmpty()) {
               return;
             }
             continue;
           }
-          // A new list per batch: the waker still holds the last one.
-          batch = new ArrayList<>();
-          batch.add(first);
-          jobs.drainTo(batch, MAX_BATCH - 1);
+          batch = batchFrom(first);
+          if (batch.isEmpty()) {
+            batch = null;
+            continue;
+          }
           Error fault = faultForTest;
           if (fault != null) {
             faultForTest = null;
@@ -829,6 +862,22 @@ public final class JdbcStore implements Store {
           wake(batch);
         }
       }
+    }
+
+    /**
+     * The next batch: every queued signature-storing job first, so signing never waits behind a
+     * queue of checks, then {@code first} and other queued jobs up to {@link #MAX_BATCH} in all. A
+     * new list per batch: the waker still holds the last one.
+     */
+    private List<Job<?>> batchFrom(Job<?> first) {
+      List<Job<?>> batch = new ArrayList<>();
+      firstJobs.drainTo(batch);
+      if (first != WAKE) {
+        batch.add(first);
+      }
+      jobs.drainTo(batch, Math.max(0, MAX_BATCH - batch.size()));
+      batch.removeIf(j -> j == WAKE);
+      return batch;
     }
 
     /**
@@ -1058,8 +1107,10 @@ public final class JdbcStore implements Store {
         waker.shutdown();
       }
       Job<?> left;
-      while ((left = jobs.poll()) != null) {
-        finish(left, new StoreException("store is closed"));
+      while ((left = firstJobs.poll()) != null || (left = jobs.poll()) != null) {
+        if (left != WAKE) {
+          finish(left, new StoreException("store is closed"));
+        }
       }
       writer.closeQuietly();
       allReaders.forEach(CachedConnection::closeQuietly);

@@ -1376,6 +1376,17 @@ final class JdbcTx implements Tx {
   }
 
   @Override
+  public long countPendingReceipts(long atMost) {
+    return one(
+            "SELECT count(*) FROM (SELECT 1 FROM receipts WHERE "
+                + dialect.unsignedReceipt
+                + " LIMIT ?) pending",
+            rs -> rs.getLong(1),
+            atMost)
+        .orElse(0L);
+  }
+
+  @Override
   public List<ReceiptRow> claimPending(Instant issuedBefore, int limit) {
     return query(
         "SELECT "
