@@ -130,11 +130,6 @@ public final class JdbcStore implements Store {
    * @throws StoreException if the file cannot be opened or was created with another master key
    */
   public static JdbcStore sqlite(Path file, MasterKey masterKey) {
-    return sqlite(file, masterKey, WRITE_WAIT);
-  }
-
-  /** {@link #sqlite(Path, MasterKey)} with another wait for the writer (for tests). */
-  static JdbcStore sqlite(Path file, MasterKey masterKey, java.time.Duration writeWait) {
     Path abs = file.toAbsolutePath();
     try {
       MasterKey.createPrivateDirectories(abs.getParent());
@@ -143,7 +138,7 @@ public final class JdbcStore implements Store {
     }
     ownerOnly(abs);
     return new JdbcStore(
-        Dialect.SQLITE, masterKey, "sqlite:" + abs, writeWait, s -> s.new Sqlite(abs));
+        Dialect.SQLITE, masterKey, "sqlite:" + abs, WRITE_WAIT, s -> s.new Sqlite(abs));
   }
 
   /**
@@ -154,11 +149,6 @@ public final class JdbcStore implements Store {
    * @throws StoreException if the database cannot be reached or was set up with another master key
    */
   public static JdbcStore postgres(String jdbcUrl, MasterKey masterKey) {
-    return postgres(jdbcUrl, masterKey, WRITE_WAIT);
-  }
-
-  /** {@link #postgres(String, MasterKey)} with another wait for a group thread (for tests). */
-  static JdbcStore postgres(String jdbcUrl, MasterKey masterKey, java.time.Duration writeWait) {
     if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
       throw new IllegalArgumentException(
           "a PostgreSQL JDBC URL starts with jdbc:postgresql:, got " + redact(jdbcUrl));
@@ -167,7 +157,7 @@ public final class JdbcStore implements Store {
         Dialect.POSTGRES,
         masterKey,
         "postgres:" + redact(jdbcUrl),
-        writeWait,
+        WRITE_WAIT,
         s -> s.new Postgres(jdbcUrl));
   }
 
@@ -473,9 +463,10 @@ public final class JdbcStore implements Store {
       if (error instanceof RuntimeException r) {
         throw r;
       }
-      // An Error (or a checked exception thrown sneakily) crossed from another thread: the caller
-      // gets a store failure; the thread that caught it has reported it where that matters.
-      throw new StoreException("transaction failed: " + error, error);
+      if (error instanceof Error e) {
+        throw e; // the work's own Error, unchanged (Store#inTransaction)
+      }
+      throw new StoreException("transaction failed", error);
     }
   }
 
@@ -514,7 +505,8 @@ public final class JdbcStore implements Store {
     } catch (StoreException e) {
       return false;
     } catch (Error e) {
-      throw e; // the whole batch is rolled back and its jobs fail
+      job.error = e; // its caller gets it unchanged; the whole batch is rolled back and fails
+      throw e;
     } catch (Throwable t) {
       if (!g.undoWork()) {
         return false;
@@ -708,13 +700,15 @@ public final class JdbcStore implements Store {
           StoreException failure = new StoreException("SQLite transaction failed: " + t, t);
           for (Job<?> job : batch) {
             job.result = null;
-            job.error = failure;
+            if (job.error == null) {
+              job.error = failure; // a job that threw keeps its own failure
+            }
           }
         }
       } catch (Throwable again) {
         // Nothing more can be done here; the writer thread must not die of it.
         if (batch != null) {
-          batch.forEach(j -> j.error = t);
+          batch.stream().filter(j -> j.error == null).forEach(j -> j.error = t);
         }
       } finally {
         FatalErrors.report(t);
@@ -814,7 +808,8 @@ public final class JdbcStore implements Store {
       try {
         job.result = job.work.run(writerTx);
       } catch (Error e) {
-        throw e; // the whole batch is rolled back (see recover)
+        job.error = e; // its caller gets it unchanged; the whole batch is rolled back (recover)
+        throw e;
       } catch (Throwable t) {
         job.error = t;
       }
