@@ -188,11 +188,6 @@ public final class JdbcStore implements Store {
     return sqlite(file, masterKey, WRITE_WAIT, ReadLimits.defaults(Dialect.SQLITE));
   }
 
-  /** {@link #sqlite(Path, MasterKey)} with another wait for the writer (for tests). */
-  static JdbcStore sqlite(Path file, MasterKey masterKey, java.time.Duration writeWait) {
-    return sqlite(file, masterKey, writeWait, ReadLimits.defaults(Dialect.SQLITE));
-  }
-
   /** {@link #sqlite(Path, MasterKey)} with other read limits (for tests). */
   static JdbcStore sqlite(Path file, MasterKey masterKey, ReadLimits readLimits) {
     return sqlite(file, masterKey, WRITE_WAIT, readLimits);
@@ -220,11 +215,6 @@ public final class JdbcStore implements Store {
    */
   public static JdbcStore postgres(String jdbcUrl, MasterKey masterKey) {
     return postgres(jdbcUrl, masterKey, WRITE_WAIT, ReadLimits.defaults(Dialect.POSTGRES));
-  }
-
-  /** {@link #postgres(String, MasterKey)} with another wait for a group thread (for tests). */
-  static JdbcStore postgres(String jdbcUrl, MasterKey masterKey, java.time.Duration writeWait) {
-    return postgres(jdbcUrl, masterKey, writeWait, ReadLimits.defaults(Dialect.POSTGRES));
   }
 
   /** {@link #postgres(String, MasterKey)} with other read limits (for tests). */
@@ -601,9 +591,10 @@ public final class JdbcStore implements Store {
       if (error instanceof RuntimeException r) {
         throw r;
       }
-      // An Error (or a checked exception thrown sneakily) crossed from another thread: the caller
-      // gets a store failure; the thread that caught it has reported it where that matters.
-      throw new StoreException("transaction failed: " + error, error);
+      if (error instanceof Error e) {
+        throw e; // the work's own Error, unchanged (Store#inTransaction)
+      }
+      throw new StoreException("transaction failed", error);
     }
   }
 
@@ -642,7 +633,8 @@ public final class JdbcStore implements Store {
     } catch (StoreException e) {
       return false;
     } catch (Error e) {
-      throw e; // the whole batch is rolled back and its jobs fail
+      job.error = e; // its caller gets it unchanged; the whole batch is rolled back and fails
+      throw e;
     } catch (Throwable t) {
       if (!g.undoWork()) {
         return false;
@@ -894,13 +886,15 @@ public final class JdbcStore implements Store {
           StoreException failure = new StoreException("SQLite transaction failed: " + t, t);
           for (Job<?> job : batch) {
             job.result = null;
-            job.error = failure;
+            if (job.error == null) {
+              job.error = failure; // a job that threw keeps its own failure
+            }
           }
         }
       } catch (Throwable again) {
         // Nothing more can be done here; the writer thread must not die of it.
         if (batch != null) {
-          batch.forEach(j -> j.error = t);
+          batch.stream().filter(j -> j.error == null).forEach(j -> j.error = t);
         }
       } finally {
         FatalErrors.report(t);
@@ -1000,7 +994,8 @@ public final class JdbcStore implements Store {
       try {
         job.result = job.work.run(writerTx);
       } catch (Error e) {
-        throw e; // the whole batch is rolled back (see recover)
+        job.error = e; // its caller gets it unchanged; the whole batch is rolled back (recover)
+        throw e;
       } catch (Throwable t) {
         job.error = t;
       }

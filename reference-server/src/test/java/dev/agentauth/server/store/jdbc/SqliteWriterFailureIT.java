@@ -109,8 +109,8 @@ class SqliteWriterFailureIT {
 
   /**
    * A job of a batch of three throws {@code error} after writing: the whole batch is rolled back
-   * (its other jobs' callers get an error, nothing of it is stored), and the writer commits the
-   * next write.
+   * (that job's caller gets the error unchanged, the others' a store failure, nothing of it is
+   * stored), and the writer commits the next write.
    */
   private void assertJobErrorIsContained(Error error) {
     open(JdbcStore.WRITE_WAIT);
@@ -141,7 +141,9 @@ class SqliteWriterFailureIT {
     release.countDown();
 
     assertThat(blocker.join()).isNull();
-    for (CompletableFuture<Object> f : java.util.List.of(before, failing, after)) {
+    // The job that threw gets its own Error; the others of its batch a store failure.
+    assertThatThrownBy(failing::join).cause().isSameAs(error);
+    for (CompletableFuture<Object> f : java.util.List.of(before, after)) {
       assertThatThrownBy(f::join)
           .hasCauseInstanceOf(StoreException.class)
           .hasRootCauseInstanceOf(error.getClass());
