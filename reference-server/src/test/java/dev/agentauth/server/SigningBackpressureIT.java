@@ -110,4 +110,50 @@ class SigningBackpressureIT {
       }
     }
   }
+
+  /**
+   * Over the backlog, the workspace that made it is refused while another one goes on, until it has
+   * an eighth of the backlog unsigned itself: one workspace cannot stop everyone's checks.
+   */
+  @Test
+  void overTheBacklogOnlyWorkspacesHoldingTheirShareOfItAreRefused() {
+    TestStores.Opened opened = TestStores.open();
+    HeldSignerStore store =
+        new HeldSignerStore(opened == null ? new MemoryStore() : opened.store());
+    AgentAuthServer.Builder builder =
+        AgentAuthServer.builder()
+            .store(store)
+            .signingLimits(new SigningService.Limits(QUEUED, 1 << 20, BACKLOG));
+    try (ServerHarness h = ServerHarness.start(builder)) {
+      String auth = authorizeScopes(h, "email.send");
+      String victimKey = h.newWorkspace("ws_other", "pro");
+      String attackerKey = h.apiKey();
+      h.useApiKey(victimKey);
+      String victim = authorizeScopes(h, "email.send");
+      h.useApiKey(attackerKey);
+      int status = 200;
+      for (int i = 0; i < 3 * BACKLOG && status == 200; i++) {
+        status = check(h, auth, "email.send").send().status();
+      }
+      assertThat(status).as("the flooding workspace is refused").isEqualTo(503);
+
+      h.useApiKey(victimKey);
+      // The other workspace has one receipt unsigned (its authorization): a share is 30 / 8 = 3.
+      assertThat(check(h, victim, "email.send").send().status()).isEqualTo(200);
+      assertThat(check(h, victim, "email.send").send().status()).isEqualTo(200);
+      Resp third = check(h, victim, "email.send").send();
+      assertThat(third.status()).as(third.raw()).isEqualTo(503);
+      h.useApiKey(attackerKey);
+      assertThat(check(h, auth, "email.send").send().status()).isEqualTo(503);
+
+      store.release();
+      awaitDrained(h);
+      h.useApiKey(victimKey);
+      assertThat(check(h, victim, "email.send").send().status()).isEqualTo(200);
+    } finally {
+      if (opened != null) {
+        opened.cleanup().run();
+      }
+    }
+  }
 }

@@ -249,7 +249,7 @@ public final class Api {
     r.exception(
         dev.agentauth.server.store.StoreUnavailableException.class,
         (e, c) -> {
-          log.warn("503 on {} {}: {}", c.method(), c.path(), e.getMessage());
+          log.debug("503 on {} {}: {}", c.method(), c.path(), e.getMessage());
           problem(
               c,
               ApiError.unavailable(
@@ -728,7 +728,7 @@ public final class Api {
 
   private void createAuthorization(Context c) {
     Caller caller = authenticate(c);
-    ctx.signer().admit();
+    ctx.signer().admit(caller.workspaceId());
     RequestBody<CreateAuthorizationRequest> b =
         RequestBody.parse(strict, body(c), CreateAuthorizationRequest.class, false);
     AuthorizationOps.validate(b.value(), b.object("metadata"));
@@ -761,7 +761,7 @@ public final class Api {
 
   private void check(Context c) {
     Caller caller = authenticate(c);
-    ctx.signer().admit();
+    ctx.signer().admit(caller.workspaceId());
     RequestBody<CheckRequest> b = RequestBody.parse(strict, body(c), CheckRequest.class, false);
     CheckRequest r = b.value();
     CheckInput in =

@@ -40,11 +40,12 @@ import org.slf4j.LoggerFactory;
  * receipts whose payloads take at most {@code queuedBytes}. A receipt that does not fit stays in
  * the store only, and the signer reads such receipts back page by page, in receipt id order, as its
  * queue drains; so does {@link #start()} with the receipts a previous run left pending, and signing
- * starts at once. While the store holds {@code backlog} pending receipts or more, {@link #admit()}
- * refuses new receipt-producing work (503 with {@code Retry-After}), so the lag stays bounded. A
- * {@link #sweep}, run every second, recounts the store's pending receipts and signs receipts
- * pending for more than {@link #SWEEP_AGE} (left by a stopped instance); on {@link #close()} it
- * signs what is pending before returning.
+ * starts at once. While the store holds {@code backlog} pending receipts or more, {@link #admit}
+ * refuses new receipt-producing work (503 with {@code Retry-After}) of the workspaces that made the
+ * backlog, and from twice that of everyone, so the lag stays bounded. A {@link #sweep}, run every
+ * second, recounts the store's pending receipts and signs receipts pending for more than {@link
+ * #SWEEP_AGE} (left by a stopped instance); on {@link #close()} it signs what is pending before
+ * returning.
  */
 public final class SigningService implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SigningService.class);
@@ -71,7 +72,7 @@ public final class SigningService implements AutoCloseable {
    * @param queued receipts queued in memory at most
    * @param queuedBytes bytes of queued payloads at most (two per character; one receipt always fits
    *     in an empty queue)
-   * @param backlog pending receipts in the store from which {@link #admit()} refuses new work
+   * @param backlog pending receipts in the store from which {@link #admit} refuses new work
    */
   public record Limits(int queued, long queuedBytes, long backlog) {
     /** 16,384 receipts, 64 MiB, a backlog of 50,000. */
@@ -107,6 +108,12 @@ public final class SigningService implements AutoCloseable {
    * stored a signature for, and set again from the store every {@link #sweep}.
    */
   private final AtomicLong pending = new AtomicLong();
+
+  /**
+   * Receipts each workspace submitted here that are not signed yet: who made the backlog. Entries
+   * leave at zero, so the map holds only workspaces with receipts in flight.
+   */
+  private final Map<String, AtomicLong> pendingBy = new ConcurrentHashMap<>();
 
   /** Whether the store holds pending receipts that are not queued (the signer reads them). */
   private volatile boolean paging;
@@ -209,6 +216,9 @@ public final class SigningService implements AutoCloseable {
       return;
     }
     pending.addAndGet(rows.size());
+    for (ReceiptRow r : rows) {
+      pendingBy.computeIfAbsent(r.workspaceId(), ws -> new AtomicLong()).incrementAndGet();
+    }
     long now = System.nanoTime();
     for (ReceiptRow r : rows) {
       // While the store holds older pending receipts, new ones wait behind them there.
@@ -220,20 +230,42 @@ public final class SigningService implements AutoCloseable {
   }
 
   /**
-   * Refuses new receipt-producing work while the store holds {@link Limits#backlog()} pending
-   * receipts or more.
+   * Refuses new receipt-producing work of {@code workspaceId} while signing is too far behind, so
+   * that the lag stays bounded and the workspace that made the backlog is the one held back:
    *
-   * @throws StoreUnavailableException while signing is that far behind, with the seconds the signer
-   *     needs to catch up as {@code Retry-After}
+   * <ul>
+   *   <li>below {@link Limits#backlog()} pending receipts in the store, everyone is admitted;
+   *   <li>from there, a workspace with at least {@link #fairShare()} receipts of its own still
+   *       unsigned here is refused, the others are admitted;
+   *   <li>from twice the backlog, everyone is refused.
+   * </ul>
+   *
+   * @throws StoreUnavailableException when refused, with the seconds the signer needs to catch up
+   *     as {@code Retry-After}
    */
-  public void admit() {
+  public void admit(String workspaceId) {
     long n = pending.get();
-    if (n >= limits.backlog()) {
-      double seconds = (n - limits.backlog() + 1) * nanosPerReceipt / THREADS / 1e9;
-      throw new StoreUnavailableException(
-          "signing is " + n + " receipts behind (limit " + limits.backlog() + ")",
-          Math.min(30, (long) Math.ceil(seconds)));
+    if (n < limits.backlog()) {
+      return;
     }
+    AtomicLong own = pendingBy.get(workspaceId);
+    if (n < 2 * limits.backlog() && (own == null || own.get() < fairShare())) {
+      return;
+    }
+    double seconds = (n - limits.backlog() + 1) * nanosPerReceipt / THREADS / 1e9;
+    throw new StoreUnavailableException(
+        "signing is " + n + " receipts behind (limit " + limits.backlog() + ")",
+        Math.min(30, (long) Math.ceil(seconds)));
+  }
+
+  /** Unsigned receipts of one workspace from which it is held back over the backlog: 1/8 of it. */
+  long fairShare() {
+    return Math.max(1, limits.backlog() / 8);
+  }
+
+  /** One receipt of {@code workspaceId} was signed (here or elsewhere): it no longer counts. */
+  private void signedFor(String workspaceId) {
+    pendingBy.computeIfPresent(workspaceId, (ws, n) -> n.decrementAndGet() <= 0 ? null : n);
   }
 
   /** Queues {@code item} unless it is queued already; false when the queue has no room. */
@@ -507,6 +539,9 @@ public final class SigningService implements AutoCloseable {
     for (int i = 0; i < batch.size(); i++) {
       Item item = batch.get(i);
       lagNanosObserver.accept(end - item.enqueuedNanos());
+      if (stored[i] != null) {
+        signedFor(item.workspaceId());
+      }
       complete(item.receiptId(), stored[i]);
     }
   }
@@ -565,6 +600,7 @@ public final class SigningService implements AutoCloseable {
         signedTotal.addAndGet(signed.size());
         pending.addAndGet(-signed.size());
         for (Tx.Signed s : signed) {
+          signedFor(s.workspaceId());
           complete(s.receiptId(), s.signedJson());
         }
         if (!signed.isEmpty()) {
