@@ -231,6 +231,7 @@ class ResilienceIT {
   private void assertSurvived(Tally attacker, Tally victim, int... attackerStatuses)
       throws Exception {
     String report = "attacker: " + attacker + "; victim: " + victim;
+    System.out.println("ResilienceIT " + report);
     assertThat(attacker.nanos).as(report).isNotEmpty();
     assertThat(attacker.statuses.keySet()).as(report).isSubsetOf(boxed(attackerStatuses));
     assertThat(attacker.percentile(1.0)).as(report).isLessThanOrEqualTo(ATTACKER_MAX);
