@@ -58,6 +58,14 @@ class ResilienceIT {
 
   private static final ObjectMapper MAPPER = AgentAuthJson.newObjectMapper();
 
+  /** Twenty scopes {@code s0}…{@code s19}, as authorization entries and as a check's list. */
+  private static final List<String> TWENTY_SCOPES =
+      java.util.stream.IntStream.range(0, 20).mapToObj(s -> "{\"name\":\"s" + s + "\"}").toList();
+
+  private static final String TWENTY_NAMES =
+      String.join(
+          ",", java.util.stream.IntStream.range(0, 20).mapToObj(s -> "\"s" + s + "\"").toList());
+
   @TempDir Path work;
 
   private final HttpClient http =
@@ -309,17 +317,11 @@ class ResilienceIT {
   @Test
   void aSigningFloodIsHeldBackAndARestartSignsEverything() throws Exception {
     startWithVictim();
-    List<String> scopes = new ArrayList<>();
-    List<String> names = new ArrayList<>();
-    for (int s = 0; s < 20; s++) {
-      scopes.add("{\"name\":\"s" + s + "\"}");
-      names.add("\"s" + s + "\"");
-    }
-    String id = authorize(ATTACKER_KEY, scopes.toArray(String[]::new));
+    String id = authorize(ATTACKER_KEY, TWENTY_SCOPES.toArray(String[]::new));
     String pad = "x".repeat(16 * 1024 - 64);
     String body =
         "{\"authorization_id\":\"%s\",\"scopes\":[%s],\"context\":{\"pad\":\"%s\"}}"
-            .formatted(id, String.join(",", names), pad);
+            .formatted(id, TWENTY_NAMES, pad);
 
     Tally[] t = attack(16, i -> new String[] {"POST", "/v1/check", body}, ATTACKER_KEY);
 
@@ -384,15 +386,8 @@ class ResilienceIT {
   @Test
   void listScansStarveNobody() throws Exception {
     startWithVictim();
-    List<String> scopes = new ArrayList<>();
-    List<String> names = new ArrayList<>();
-    for (int s = 0; s < 20; s++) {
-      scopes.add("{\"name\":\"s" + s + "\"}");
-      names.add("\"s" + s + "\"");
-    }
-    String id = authorize(ATTACKER_KEY, scopes.toArray(String[]::new));
-    String check =
-        "{\"authorization_id\":\"%s\",\"scopes\":[%s]}".formatted(id, String.join(",", names));
+    String id = authorize(ATTACKER_KEY, TWENTY_SCOPES.toArray(String[]::new));
+    String check = "{\"authorization_id\":\"%s\",\"scopes\":[%s]}".formatted(id, TWENTY_NAMES);
     ExecutorService seeders = Executors.newFixedThreadPool(8);
     try {
       List<Future<?>> seeding = new ArrayList<>();
