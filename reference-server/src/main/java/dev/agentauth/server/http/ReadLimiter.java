@@ -10,8 +10,9 @@ import java.util.function.Supplier;
  * Bounds the reads ({@code GET}s) each workspace has in flight, so that one workspace cannot hold
  * every read connection of the store: a read beyond {@code perWorkspace} waits up to {@code wait}
  * for one of its workspace's own reads to end, then answers 429 {@code rate_limited} with {@code
- * Retry-After: 1}. Counted per workspace, not per API key, since a workspace can make keys at will.
- * Thread-safe.
+ * Retry-After: 1}. At most {@code perWorkspace} more may wait at once; a read beyond those is
+ * refused at once, so that one workspace cannot park the server's request threads either. Counted
+ * per workspace, not per API key, since a workspace can make keys at will. Thread-safe.
  */
 final class ReadLimiter {
   private final int perWorkspace;
@@ -37,7 +38,10 @@ final class ReadLimiter {
         inFlight.computeIfAbsent(workspaceId, w -> new Semaphore(perWorkspace, true));
     boolean acquired;
     try {
-      acquired = permits.tryAcquire(wait.toNanos(), TimeUnit.NANOSECONDS);
+      acquired =
+          permits.tryAcquire()
+              || (permits.getQueueLength() < perWorkspace
+                  && permits.tryAcquire(wait.toNanos(), TimeUnit.NANOSECONDS));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       acquired = false;
@@ -54,5 +58,11 @@ final class ReadLimiter {
     } finally {
       permits.release();
     }
+  }
+
+  /** Reads of {@code workspaceId} waiting for one in flight to end (an estimate; for tests). */
+  int waiting(String workspaceId) {
+    Semaphore permits = inFlight.get(workspaceId);
+    return permits == null ? 0 : permits.getQueueLength();
   }
 }

@@ -85,4 +85,30 @@ class ReadLimiterTest {
         .hasMessage("store failed");
     assertThat(limiter.run("ws_a", () -> "read")).isEqualTo("read");
   }
+
+  @Test
+  void readsBeyondThoseInFlightAndAsManyWaitingAreRefusedWithoutWaiting()
+      throws InterruptedException {
+    ReadLimiter limiter = new ReadLimiter(2, Duration.ofSeconds(30));
+    holdReads(limiter, "ws_a", 2);
+    // Two more wait (for up to 30 s) behind the two in flight.
+    for (int i = 0; i < 2; i++) {
+      threads.submit(() -> limiter.run("ws_a", () -> "waited"));
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (waiting(limiter) < 2) {
+      assertThat(System.nanoTime()).as("two reads waiting").isLessThan(deadline);
+      Thread.onSpinWait();
+    }
+
+    long start = System.nanoTime();
+    assertThatThrownBy(() -> limiter.run("ws_a", () -> "read"))
+        .isInstanceOfSatisfying(ApiError.class, e -> assertThat(e.status()).isEqualTo(429));
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    assertThat(limiter.run("ws_b", () -> "other")).isEqualTo("other");
+  }
+
+  private static int waiting(ReadLimiter limiter) {
+    return limiter.waiting("ws_a");
+  }
 }
