@@ -624,6 +624,11 @@ public final class SigningService implements AutoCloseable {
       long before = pending.get();
       long counted = store.read(tx -> tx.countPendingReceipts(countCap()));
       pending.addAndGet(counted - before);
+      if (counted == 0) {
+        // Nothing is pending anywhere: receipts of ours that another instance signed no longer
+        // count against their workspace's share.
+        pendingBy.clear();
+      }
     } catch (RuntimeException e) {
       log.warn("counting pending receipts failed; will retry", e);
     }
