@@ -112,7 +112,10 @@ public final class Api {
   private final ReceiptOps receipts;
   private final RateLimiter rateLimiter;
 
-  /** Reads in flight per workspace: 3, so that one workspace leaves SQLite's 4 readers one. */
+  /**
+   * Reads in flight per workspace: 3, so that one workspace leaves SQLite's 4 readers one; 32 more
+   * may wait up to 1 s, so that one workspace parks at most 35 of the 250 request threads.
+   */
   private final ReadLimiter readLimiter = new ReadLimiter(3, java.time.Duration.ofSeconds(1));
 
   private final PrometheusMeterRegistry metrics;

@@ -10,20 +10,26 @@ import java.util.function.Supplier;
  * Bounds the reads ({@code GET}s) each workspace has in flight, so that one workspace cannot hold
  * every read connection of the store: a read beyond {@code perWorkspace} waits up to {@code wait}
  * for one of its workspace's own reads to end, then answers 429 {@code rate_limited} with {@code
- * Retry-After: 1}. At most {@code perWorkspace} more may wait at once; a read beyond those is
- * refused at once, so that one workspace cannot park the server's request threads either. Counted
- * per workspace, not per API key, since a workspace can make keys at will. Thread-safe.
+ * Retry-After: 1}. At most {@code maxWaiting} more may wait at once; a read beyond those is refused
+ * at once, so that one workspace cannot park the server's request threads either. Counted per
+ * workspace, not per API key, since a workspace can make keys at will. Thread-safe.
  */
 final class ReadLimiter {
   private final int perWorkspace;
+  private final int maxWaiting;
   private final Duration wait;
   private final ConcurrentHashMap<String, Semaphore> inFlight = new ConcurrentHashMap<>();
 
   ReadLimiter(int perWorkspace, Duration wait) {
+    this(perWorkspace, wait, 32);
+  }
+
+  ReadLimiter(int perWorkspace, Duration wait, int maxWaiting) {
     if (perWorkspace < 1) {
       throw new IllegalArgumentException("perWorkspace must be at least 1, got " + perWorkspace);
     }
     this.perWorkspace = perWorkspace;
+    this.maxWaiting = maxWaiting;
     this.wait = wait;
   }
 
@@ -40,7 +46,7 @@ final class ReadLimiter {
     try {
       acquired =
           permits.tryAcquire()
-              || (permits.getQueueLength() < perWorkspace
+              || (permits.getQueueLength() < maxWaiting
                   && permits.tryAcquire(wait.toNanos(), TimeUnit.NANOSECONDS));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

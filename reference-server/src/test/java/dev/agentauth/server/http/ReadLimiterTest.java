@@ -89,7 +89,7 @@ class ReadLimiterTest {
   @Test
   void readsBeyondThoseInFlightAndAsManyWaitingAreRefusedWithoutWaiting()
       throws InterruptedException {
-    ReadLimiter limiter = new ReadLimiter(2, Duration.ofSeconds(30));
+    ReadLimiter limiter = new ReadLimiter(2, Duration.ofSeconds(30), 2);
     holdReads(limiter, "ws_a", 2);
     // Two more wait (for up to 30 s) behind the two in flight.
     for (int i = 0; i < 2; i++) {
