@@ -2,9 +2,6 @@ package dev.agentauth.server.service;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentauth.server.store.Page;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -33,7 +30,7 @@ final class PageBudget {
     long bytes = 0;
     for (R row : page.items()) {
       W item = render.apply(row);
-      bytes += size(json, item) + 1;
+      bytes += SerializedSize.of(json, item) + 1;
       if (bytes > MAX_PAGE_BYTES && !items.isEmpty()) {
         return new Fitted<>(new Page<>(rows, true), items);
       }
@@ -41,30 +38,5 @@ final class PageBudget {
       items.add(item);
     }
     return new Fitted<>(page, items); // every row fits: keep where the next page resumes
-  }
-
-  /** The length of {@code item} as compact JSON, counted without keeping the bytes. */
-  private static long size(ObjectMapper json, Object item) {
-    Counter out = new Counter();
-    try {
-      json.writeValue(out, item);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.count;
-  }
-
-  private static final class Counter extends OutputStream {
-    long count;
-
-    @Override
-    public void write(int b) {
-      count++;
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) {
-      count += len;
-    }
   }
 }

@@ -7,9 +7,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * The size of a JSON tree as compact UTF-8 JSON, counted while serializing into nothing and
- * abandoned at the first byte past a limit: measuring an oversized object costs at most the limit,
- * not the object.
+ * The size of JSON as compact UTF-8, counted while serializing into nothing: for a request's tree,
+ * abandoned at the first byte past a limit, so that measuring an oversized object costs at most the
+ * limit, not the object; for a response item, in full.
  */
 final class SerializedSize {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -25,6 +25,17 @@ final class SerializedSize {
       return limit + 1;
     } catch (IOException e) {
       throw new IllegalStateException("a JSON tree could not be measured", e);
+    }
+    return counter.count;
+  }
+
+  /** The size of {@code value} as {@code json} writes it, counted without keeping the bytes. */
+  static long of(ObjectMapper json, Object value) {
+    Counter counter = new Counter(Long.MAX_VALUE);
+    try {
+      json.writeValue(counter, value);
+    } catch (IOException e) {
+      throw new IllegalStateException("a response item could not be measured", e);
     }
     return counter.count;
   }
