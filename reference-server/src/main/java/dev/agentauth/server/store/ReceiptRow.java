@@ -9,8 +9,8 @@ import java.time.Instant;
  * #isSignedFormOf}), which is what lets a store keep only that member. The other columns are copies
  * of payload members kept for filtering.
  *
- * @throws IllegalArgumentException if {@code signedJson} is not {@code payloadJson} with a
- *     signature member appended
+ * <p>The constructor throws {@link IllegalArgumentException} if {@code signedJson} is not {@code
+ * payloadJson} with a signature member appended.
  */
 public record ReceiptRow(
     String workspaceId,
