@@ -74,23 +74,23 @@ class McpDocSnippetsTest {
           MinimalGuardedServer.start(agentAuth, tokens, grants, "127.0.0.1", 0)) {
         String url = "http://127.0.0.1:" + server.port();
 
-        assertThat(readCalendarAs(url, "tok_alice"))
+        assertThat(readCalendar(url, "tok_alice"))
             .isEqualTo("Calendar for 2026-11-23: 09:30 stand-up");
-        assertThat(readCalendarAs(url, "tok_bob")).isEqualTo("deny: scope_not_authorized");
-        assertThat(readCalendarAs(url, "tok_carol"))
+        assertThat(readCalendar(url, "tok_bob")).isEqualTo("deny: scope_not_authorized");
+        assertThat(readCalendar(url, "tok_carol"))
             .isEqualTo("confirm: scope_requires_user_confirmation");
-        assertThat(readCalendarAs(url, "tok_dave")).isEqualTo("deny: authorization_not_found");
-        assertThat(readCalendarAs(url, "not-a-token")).isEqualTo("deny: missing_user_id");
+        assertThat(readCalendar(url, "tok_dave")).isEqualTo("deny: authorization_not_found");
+        assertThat(readCalendar(url, "not-a-token")).isEqualTo("deny: missing_user_id");
       }
     }
   }
 
   /** The client of docs/mcp.md: calls {@code read_calendar} with {@code token}. */
-  private static String readCalendarAs(String mcpServerUrl, String token) {
-    // spotless:off
-    // @start region="client"
+  // spotless:off
+  // @start region="client"
+  static String readCalendar(String mcpServerUrl, String token) {   // e.g. "https://tools.example.com"
     HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
-        .builder(mcpServerUrl) // @replace substring="mcpServerUrl" replacement='"https://tools.example.com"'
+        .builder(mcpServerUrl)
         .endpoint("/mcp")
         .httpRequestCustomizer((request, method, uri, body, context) ->
             request.header("Authorization", "Bearer " + token))   // on every HTTP request
@@ -106,9 +106,9 @@ class McpDocSnippetsTest {
       Map<?, ?> decision = (Map<?, ?>) result.structuredContent();
       return decision.get("decision") + ": " + decision.get("reason");
     }
-    // @end region="client"
-    // spotless:on
   }
+  // @end region="client"
+  // spotless:on
 
   private static String authorize(
       AgentAuthClient client, String user, String scope, boolean confirm) {
@@ -233,7 +233,7 @@ class McpDocSnippetsTest {
 
       AgentAuthToolGuard guard = AgentAuthToolGuard.builder()
           .client(agentAuth)
-          .userIdSource(UserIdSource.transportContext("user_id"))          // see the next section
+          .userIdSource(UserIdSource.transportContext("user_id"))          // who calls: see below
           .authorizationResolver((userId, toolName, arguments) ->
               Optional.ofNullable(grants.authorizationFor(userId, "support-bot")))
           .resourceExtractor(call -> call.stringArgument("mailbox"))        // optional; model-written,
