@@ -2,6 +2,7 @@ package dev.agentauth.client;
 
 import dev.agentauth.client.internal.Validation;
 import dev.agentauth.model.CreateAuthorizationRequest;
+import dev.agentauth.model.ScopeConstraints;
 import dev.agentauth.model.ScopeEntry;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -199,6 +200,15 @@ public final class AuthorizationCreateParams {
     /** Adds a scope without constraints. */
     public InlineBuilder scope(String name) {
       scopes.add(ScopeEntry.of(name));
+      return this;
+    }
+
+    /**
+     * Adds a scope with constraints: {@code scope("crm.read",
+     * ScopeConstraints.builder().maxPerDay(100).build())}.
+     */
+    public InlineBuilder scope(String name, ScopeConstraints constraints) {
+      scopes.add(ScopeEntry.of(name, Objects.requireNonNull(constraints, "constraints")));
       return this;
     }
 
