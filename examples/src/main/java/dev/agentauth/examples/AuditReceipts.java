@@ -25,10 +25,10 @@ import java.util.concurrent.TimeoutException;
 /**
  * An audit as an auditor runs it: export one authorization's receipt chain as NDJSON (one signed
  * receipt per line as the service serves it, from {@code client.receipts().chainJson}), save the
- * workspace's public keys document as served ({@code client.workspaces().keysJson}),
- * and check both offline with the auditor command line, {@code agentauth-verify verify --keys
- * keys.json --chain chain.ndjson} ({@code dev.agentauth.verifier.cli.VerifyCli}), which needs no
- * API key and no network.
+ * workspace's public keys document as served ({@code client.workspaces().keysJson}), and check both
+ * offline with the auditor command line, {@code agentauth-verify verify --keys keys.json --chain
+ * chain.ndjson} ({@code dev.agentauth.verifier.cli.VerifyCli}), which needs no API key and no
+ * network.
  *
  * <pre>
  * java -cp examples/target/agentauth-quickstart.jar dev.agentauth.examples.AuditReceipts \

@@ -131,7 +131,7 @@ class CrashRecoveryIT {
 
       ReceiptVerifier verifier =
           ReceiptVerifier.builder()
-              .keysJson(call("GET", base + "/v1/workspaces/ws_local/keys", null, 200).body())
+              .keys(call("GET", base + "/v1/workspaces/ws_local/keys", null, 200).body())
               .build();
       for (Map.Entry<String, String> e : signed.entrySet()) {
         VerificationResult result = verifier.verify(e.getValue());

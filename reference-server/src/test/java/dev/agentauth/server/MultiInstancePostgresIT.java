@@ -182,7 +182,7 @@ class MultiInstancePostgresIT {
     Map<String, String> signed = awaitSigned(bases, all);
     ReceiptVerifier verifier =
         ReceiptVerifier.builder()
-            .keysJson(
+            .keys(
                 call("GET", bases.get(1) + "/v1/workspaces/ws_local/keys", null, 200, Map.of())
                     .body())
             .build();
