@@ -5,8 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentauth.client.AgentAuthClient;
 import dev.agentauth.client.AuthorizationCreateParams;
 import dev.agentauth.client.CheckParams;
+import dev.agentauth.client.ReceiptListParams;
+import dev.agentauth.model.AgentAuthJson;
 import dev.agentauth.model.Authorization;
 import dev.agentauth.model.CheckResult;
+import dev.agentauth.model.Decision;
+import dev.agentauth.model.ReceiptEvent;
+import dev.agentauth.model.ReceiptLookup;
+import dev.agentauth.model.ReceiptSummary;
+import dev.agentauth.model.SignedReceipt;
+import dev.agentauth.model.WorkspaceKeys;
 import dev.agentauth.server.AgentAuthServer;
 import dev.agentauth.server.TestClock;
 import dev.agentauth.verifier.ChainProblem;
@@ -19,17 +27,103 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * From what the client hands out to a verifier's verdict: the Java of docs/client.md's "Verifying
- * receipts" and of docs/receipt-format.md's verification section, run against an embedded server.
- * Each region is the twin of a fence (see {@link DocSnippetsTest}).
+ * Receipts, from what the client hands out to a verifier's verdict: the Java of docs/client.md's
+ * "Receipts" (with "Verifying receipts") and "Workspace keys", and of docs/receipt-format.md's
+ * verification section, run against an embedded server. Each region is the twin of a fence (see
+ * {@link DocSnippetsTest}); names a reader supplies in the doc ({@code email}, {@code show(...)})
+ * are defined outside the regions.
  */
 class VerifierDocSnippetsTest {
+  private final List<Object> shown = new ArrayList<>();
+
+  private void show(Object value) {
+    shown.add(value);
+  }
+
+  private static AgentAuthClient client(AgentAuthServer server) {
+    return AgentAuthClient.builder().baseUrl(server.baseUrl()).apiKey(server.apiKey()).build();
+  }
+
+  @Test
+  void receiptsAreAwaitedLookedUpAndListed() {
+    try (AgentAuthServer server = AgentAuthServer.builder().port(0).build().start()) {
+      AgentAuthClient client = client(server);
+      Authorization grant = grant(client, TestClock.startingNow());
+      String authId = grant.authorizationId();
+      String userId = "u_audited";
+      CheckResult email =
+          client.check(CheckParams.of(authId, "email.send")).results().get("email.send");
+      client.check(CheckParams.of(authId, "files.delete")); // deny: not granted
+      String receiptId = grant.receipt().receiptId();
+
+      // spotless:off
+      // @start region="await-signed"
+      SignedReceipt signed = client.receipts().awaitSigned(email.receipt(), Duration.ofSeconds(10));
+      SignedReceipt same = client.receipts().awaitSigned(receiptId, Duration.ofSeconds(10));
+      // @end region="await-signed"
+      // @start region="get-receipt"
+      ReceiptLookup lookup = client.receipts().get(receiptId);
+      if (lookup instanceof ReceiptLookup.Signed s) { show(s.receipt().decision()); }
+      // @end region="get-receipt"
+      // spotless:on
+
+      assertThat(signed.decision()).isEqualTo(Decision.ALLOW);
+      assertThat(signed.scope()).isEqualTo("email.send");
+      assertThat(same.event()).isEqualTo(ReceiptEvent.AUTHORIZATION_CREATE);
+      assertThat(shown).containsExactly(Decision.AUTHORIZATION_GRANTED);
+
+      List<Decision> decisions = new ArrayList<>();
+      // spotless:off
+      // @start region="list-receipts"
+      for (ReceiptSummary s : client.receipts().listAutoPaging(
+          ReceiptListParams.builder().authorizationId(authId).build())) {
+        decisions.add(s.decision());
+      }
+
+      long denials = client.receipts()
+          .listAutoPaging(ReceiptListParams.builder().userId(userId)
+              .from(Instant.now().minus(Duration.ofDays(30))).build())
+          .stream()
+          .filter(s -> Decision.DENY.equals(s.decision()))
+          .count();
+      // @end region="list-receipts"
+      // spotless:on
+
+      assertThat(decisions)
+          .containsExactly(Decision.AUTHORIZATION_GRANTED, Decision.ALLOW, Decision.DENY);
+      assertThat(denials).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void anAuditorFetchesTheKeysWithoutAnApiKey() throws Exception {
+    try (AgentAuthServer server = AgentAuthServer.builder().port(0).build().start()) {
+      // spotless:off
+      // @start region="workspace-keys"
+      AgentAuthClient auditor = AgentAuthClient.builder()
+          .baseUrl(server.baseUrl()).build();   // @replace substring="server.baseUrl()" replacement='"https://agentauth.example.com"'
+      // @replace substring="server.workspaceId()" replacement='"ws_acme"':
+      WorkspaceKeys keys = auditor.workspaces().keys(server.workspaceId());        // typed, for reading
+      // @replace substring="server.workspaceId()" replacement='"ws_acme"':
+      String keysJson = auditor.workspaces().keysJson(server.workspaceId());       // as served, for a verifier
+      // @end region="workspace-keys"
+      // spotless:on
+
+      assertThat(keys.workspaceId()).isEqualTo(server.workspaceId());
+      assertThat(keys.keys()).isNotEmpty();
+      assertThat(AgentAuthJson.newObjectMapper().readValue(keysJson, WorkspaceKeys.class))
+          .isEqualTo(keys);
+      assertThat(ReceiptVerifier.fromKeysJson(keysJson).workspaceId())
+          .isEqualTo(server.workspaceId());
+    }
+  }
 
   /** A server on a test clock one hour ahead of real time, so receipts are issued in the future. */
   private static AgentAuthServer serverAheadOfRealTime(TestClock clock) {
@@ -164,7 +258,7 @@ class VerifierDocSnippetsTest {
                       .userId("u_audited")
                       .agentId("support_agent")
                       .scope("email.send")
-                      .expiresAt(java.time.Instant.now().plus(Duration.ofDays(1)))
+                      .expiresAt(Instant.now().plus(Duration.ofDays(1)))
                       .build());
       String receiptJson =
           client.receipts().awaitSignedJson(grant.receipt().receiptId(), Duration.ofSeconds(10));

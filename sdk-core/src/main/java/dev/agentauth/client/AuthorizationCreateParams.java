@@ -26,7 +26,10 @@ import java.util.Set;
  *     .userId(UserIds.keyedHash(secret, email))
  *     .agentId("support-bot")
  *     .scope("email.send")
- *     .scope(new ScopeEntry("crm.read", new ScopeConstraints(100L, "crm:*", null)))
+ *     .scope("crm.read", ScopeConstraints.builder()
+ *         .maxPerDay(100)
+ *         .resourcePattern("crm:*")
+ *         .build())
  *     .requiresConfirmFor("email.send")
  *     .expiresAt(Instant.now().plus(Duration.ofDays(30)))
  *     .build());
