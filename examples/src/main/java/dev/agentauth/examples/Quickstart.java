@@ -183,7 +183,7 @@ public final class Quickstart {
             + workspaceId
             + " from the unauthenticated keys endpoint");
     ReceiptVerifier verifier =
-        ReceiptVerifier.builder().keys(AgentAuthJson.newObjectMapper().valueToTree(keys)).build();
+        ReceiptVerifier.builder().keysJson(client.workspaces().keysJson(workspaceId)).build();
     int verified = 0;
     Set<String> inChains = new HashSet<>();
     List<String> allIds = new ArrayList<>();

@@ -44,13 +44,6 @@ class DocSnippetsTest {
           "//\\s*@replace\\s+substring\\s*=\\s*(\"[^\"]*\"|'[^']*')"
               + "\\s+replacement\\s*=\\s*(\"[^\"]*\"|'[^']*')\\s*(:?)\\s*$");
 
-  /**
-   * Documents whose fences are being converted to twins (issue 15, in progress): their unmarked
-   * fences are not yet reported. Emptied, and removed, before the issue is closed.
-   */
-  private static final java.util.Set<String> UNCONVERTED =
-      java.util.Set.of("docs/client.md", "docs/receipt-format.md");
-
   /** A {@code ```java} fence: where it is, its marker (or null) and its body. */
   record Fence(Path doc, int line, String source, String region, List<String> body) {
     String where() {
@@ -71,9 +64,6 @@ class DocSnippetsTest {
       for (int i = fences.size() - 1; i >= 0; i--) {
         Fence f = fences.get(i);
         if (f.source() == null) {
-          if (UNCONVERTED.contains(ROOT.relativize(doc).toString())) {
-            continue;
-          }
           problems.add(
               f.where()
                   + ": a ```java fence without a `<!-- snippet: path#region -->` marker line"
