@@ -14,6 +14,7 @@ import dev.agentauth.client.ConnectionException;
 import dev.agentauth.client.FallbackPolicy;
 import dev.agentauth.client.GoneException;
 import dev.agentauth.client.RequestOptions;
+import dev.agentauth.model.AgentAuthJson;
 import dev.agentauth.model.Authorization;
 import dev.agentauth.model.AuthorizationStatus;
 import dev.agentauth.model.CheckResponse;
@@ -82,9 +83,9 @@ class ClientCallDocSnippetsTest {
 
   /** Where the reader keeps signed receipts. */
   static final class Archive {
-    final CompletableFuture<SignedReceipt> stored = new CompletableFuture<>();
+    final CompletableFuture<String> stored = new CompletableFuture<>();
 
-    void store(SignedReceipt receipt) {
+    void store(String receipt) {
       stored.complete(receipt);
     }
   }
@@ -136,13 +137,15 @@ class ClientCallDocSnippetsTest {
             ? sendEmailAsync()
             : CompletableFuture.completedFuture(null));
 
-    client.async().receipts().awaitSigned(receiptId, Duration.ofSeconds(10))
-        .thenAccept(archive::store);
+    client.async().receipts().awaitSignedJson(receiptId, Duration.ofSeconds(10))
+        .thenAccept(archive::store);   // the signed receipt as served: what an auditor verifies
     // @end region="async"
     // spotless:on
 
     emailSent.get(10, TimeUnit.SECONDS);
-    SignedReceipt signed = archive.stored.get(10, TimeUnit.SECONDS);
+    SignedReceipt signed =
+        AgentAuthJson.newObjectMapper()
+            .readValue(archive.stored.get(10, TimeUnit.SECONDS), SignedReceipt.class);
     assertThat(signed.receiptId()).isEqualTo(receiptId);
     assertThat(signed.decision()).isEqualTo(Decision.ALLOW);
   }

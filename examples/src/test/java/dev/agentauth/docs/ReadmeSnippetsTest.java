@@ -13,6 +13,9 @@ import dev.agentauth.model.Decision;
 import dev.agentauth.model.Reason;
 import dev.agentauth.server.AgentAuthServer;
 import dev.agentauth.server.TestClock;
+import dev.agentauth.verifier.ChainReport;
+import dev.agentauth.verifier.ChainVerifier;
+import dev.agentauth.verifier.ReceiptVerifier;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -67,6 +70,14 @@ class ReadmeSnippetsTest {
       CheckResult late = client.check(CheckParams.of(grant.authorizationId(), "calendar.read"))
           .results().get("calendar.read");
       assertThat(late.reason()).isEqualTo(Reason.AUTHORIZATION_EXPIRED);
+
+      ReceiptVerifier verifier = ReceiptVerifier.builder()
+          .keysJson(client.workspaces().keysJson(server.workspaceId()))
+          .clock(clock)   // receipts carry the test clock's time: judge them by it
+          .build();
+      ChainReport chain = new ChainVerifier(verifier)
+          .verify(client.receipts().chainJson(grant.authorizationId(), Duration.ofSeconds(5)));
+      assertThat(chain.valid()).isTrue();
     }
     // @end region="test-clock"
     // spotless:on
