@@ -4,7 +4,6 @@ import dev.agentauth.client.AgentAuthClient;
 import dev.agentauth.client.AuthorizationCreateParams;
 import dev.agentauth.client.CheckParams;
 import dev.agentauth.model.ScopeConstraints;
-import dev.agentauth.model.ScopeEntry;
 import dev.agentauth.server.AgentAuthServer;
 import java.io.IOException;
 import java.io.InputStream;
@@ -144,7 +143,7 @@ public final class AuditReceipts {
                   AuthorizationCreateParams.inline()
                       .userId("user_8821")
                       .agentId("support_agent")
-                      .scope(new ScopeEntry("email.send", new ScopeConstraints(1L, null, null)))
+                      .scope("email.send", ScopeConstraints.builder().maxPerDay(1).build())
                       .scope("calendar.read")
                       .expiresAt(Instant.now().plus(Duration.ofDays(1)))
                       .build())

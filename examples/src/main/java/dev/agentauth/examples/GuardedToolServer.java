@@ -7,7 +7,6 @@ import dev.agentauth.mcp.GuardDecision;
 import dev.agentauth.mcp.ToolCall;
 import dev.agentauth.mcp.UserIdSource;
 import dev.agentauth.model.ScopeConstraints;
-import dev.agentauth.model.ScopeEntry;
 import dev.agentauth.server.AgentAuthServer;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonDefaults;
@@ -376,7 +375,7 @@ public final class GuardedToolServer implements AutoCloseable {
             AuthorizationCreateParams.inline()
                 .userId(DEMO_USER)
                 .agentId(DEMO_AGENT)
-                .scope(new ScopeEntry(DemoTools.SEND_EMAIL, new ScopeConstraints(3L, null, null)))
+                .scope(DemoTools.SEND_EMAIL, ScopeConstraints.builder().maxPerDay(3).build())
                 .scope(DemoTools.READ_CALENDAR)
                 .scope(DemoTools.DELETE_FILE)
                 .requiresConfirmFor(DemoTools.DELETE_FILE)
