@@ -7,7 +7,6 @@ import dev.agentauth.mcp.GuardDecision;
 import dev.agentauth.mcp.ToolCall;
 import dev.agentauth.mcp.UserIdSource;
 import dev.agentauth.model.ScopeConstraints;
-import dev.agentauth.model.ScopeEntry;
 import dev.agentauth.server.AgentAuthServer;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonDefaults;
@@ -36,8 +35,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
-import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
@@ -378,7 +375,7 @@ public final class GuardedToolServer implements AutoCloseable {
             AuthorizationCreateParams.inline()
                 .userId(DEMO_USER)
                 .agentId(DEMO_AGENT)
-                .scope(new ScopeEntry(DemoTools.SEND_EMAIL, new ScopeConstraints(3L, null, null)))
+                .scope(DemoTools.SEND_EMAIL, ScopeConstraints.builder().maxPerDay(3).build())
                 .scope(DemoTools.READ_CALENDAR)
                 .scope(DemoTools.DELETE_FILE)
                 .requiresConfirmFor(DemoTools.DELETE_FILE)
@@ -427,18 +424,9 @@ public final class GuardedToolServer implements AutoCloseable {
     } else {
       HttpServletStreamableServerTransportProvider transport = httpTransport();
       mcpServer = build(McpServer.sync(transport), tools, instructions);
-      jetty = new Server();
-      ServerConnector connector = new ServerConnector(jetty);
-      connector.setHost(options.host());
-      connector.setPort(options.port());
-      jetty.addConnector(connector);
-      ServletContextHandler context = new ServletContextHandler();
-      context.setContextPath("/");
-      ServletHolder holder = new ServletHolder(transport);
-      holder.setAsyncSupported(true);
-      context.addServlet(holder, MCP_ENDPOINT);
-      jetty.setHandler(context);
-      jetty.start();
+      // Jetty with the transport as an async servlet at /mcp, as in docs/mcp.md.
+      jetty = MinimalGuardedServer.serve(transport, options.host(), options.port());
+      ServerConnector connector = (ServerConnector) jetty.getConnectors()[0];
       String host = options.host().contains(":") ? "[" + options.host() + "]" : options.host();
       if (host.equals("0.0.0.0")) {
         host = "127.0.0.1";

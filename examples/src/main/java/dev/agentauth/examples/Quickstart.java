@@ -14,7 +14,6 @@ import dev.agentauth.model.PendingReceipt;
 import dev.agentauth.model.ReceiptRef;
 import dev.agentauth.model.ReceiptSummary;
 import dev.agentauth.model.ScopeConstraints;
-import dev.agentauth.model.ScopeEntry;
 import dev.agentauth.model.SignedReceipt;
 import dev.agentauth.model.WorkspaceKeys;
 import dev.agentauth.server.AgentAuthServer;
@@ -84,10 +83,10 @@ public final class Quickstart {
             BundleParams.builder()
                 .id("outreach-agent")
                 .agentId("outreach_agent")
-                .scope(new ScopeEntry("email.send", new ScopeConstraints(2L, null, null)))
+                .scope("email.send", ScopeConstraints.builder().maxPerDay(2).build())
                 .scope(
-                    new ScopeEntry(
-                        "calendar.read", new ScopeConstraints(null, "calendar:team/*", null)))
+                    "calendar.read",
+                    ScopeConstraints.builder().resourcePattern("calendar:team/*").build())
                 .scope("files.delete")
                 .scope("payments.send")
                 .requiresConfirmFor("files.delete")
@@ -183,7 +182,7 @@ public final class Quickstart {
             + workspaceId
             + " from the unauthenticated keys endpoint");
     ReceiptVerifier verifier =
-        ReceiptVerifier.builder().keys(AgentAuthJson.newObjectMapper().valueToTree(keys)).build();
+        ReceiptVerifier.builder().keysJson(client.workspaces().keysJson(workspaceId)).build();
     int verified = 0;
     Set<String> inChains = new HashSet<>();
     List<String> allIds = new ArrayList<>();
@@ -191,18 +190,14 @@ public final class Quickstart {
       allIds.add(s.receiptId());
     }
     for (String auditedAuth : authorizations) {
-      List<String> chain = new ArrayList<>();
-      for (ReceiptSummary s :
-          client
-              .receipts()
-              .listAutoPaging(ReceiptListParams.builder().authorizationId(auditedAuth).build())) {
-        String json = client.receipts().awaitSignedJson(s.receiptId(), SIGN_TIMEOUT);
+      // The authorization's receipts as served, oldest first: what an auditor verifies.
+      List<String> chain = client.receipts().chainJson(auditedAuth, SIGN_TIMEOUT);
+      for (String json : chain) {
         VerificationResult result = verifier.verify(json);
         if (!result.valid()) {
-          throw new IllegalStateException("receipt " + s.receiptId() + " failed: " + result);
+          throw new IllegalStateException("receipt " + result.receiptId() + " failed: " + result);
         }
-        chain.add(json);
-        inChains.add(s.receiptId());
+        inChains.add(result.receiptId());
         verified++;
       }
       ChainReport report = new ChainVerifier(verifier).verify(chain);

@@ -513,6 +513,25 @@ class AuthorizationsIT {
   }
 
   @Test
+  void anExpiryOutsideTheWindowNamesTheServersTime() {
+    // The harness's server runs on a test clock at 2026-11-22T10:00:00Z, not the caller's time.
+    ObjectNode body = inline();
+    body.put("expires_at", "2026-11-22T09:00:00Z");
+    Resp past = create(body);
+    assertInvalid(past, "expires_at");
+    assertThat(past.body().at("/errors/0/message").asText())
+        .isEqualTo("must be in the future (the server's time is 2026-11-22T10:00:00.000Z)");
+
+    body.put("expires_at", "2027-11-24T10:00:00Z");
+    Resp far = create(body);
+    assertInvalid(far, "expires_at");
+    assertThat(far.body().at("/errors/0/message").asText())
+        .isEqualTo(
+            "must be at most 366 days ahead of the server's time (2026-11-22T10:00:00.000Z)");
+    assertNothingStored();
+  }
+
+  @Test
   void metadataAtTheLimitsIsAccepted() {
     ObjectNode body = inline();
     StringBuilder deep = new StringBuilder();

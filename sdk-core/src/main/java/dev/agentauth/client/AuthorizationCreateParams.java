@@ -2,6 +2,7 @@ package dev.agentauth.client;
 
 import dev.agentauth.client.internal.Validation;
 import dev.agentauth.model.CreateAuthorizationRequest;
+import dev.agentauth.model.ScopeConstraints;
 import dev.agentauth.model.ScopeEntry;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,7 +26,10 @@ import java.util.Set;
  *     .userId(UserIds.keyedHash(secret, email))
  *     .agentId("support-bot")
  *     .scope("email.send")
- *     .scope(new ScopeEntry("crm.read", new ScopeConstraints(100L, "crm:*", null)))
+ *     .scope("crm.read", ScopeConstraints.builder()
+ *         .maxPerDay(100)
+ *         .resourcePattern("crm:*")
+ *         .build())
  *     .requiresConfirmFor("email.send")
  *     .expiresAt(Instant.now().plus(Duration.ofDays(30)))
  *     .build());
@@ -199,6 +203,15 @@ public final class AuthorizationCreateParams {
     /** Adds a scope without constraints. */
     public InlineBuilder scope(String name) {
       scopes.add(ScopeEntry.of(name));
+      return this;
+    }
+
+    /**
+     * Adds a scope with constraints: {@code scope("crm.read",
+     * ScopeConstraints.builder().maxPerDay(100).build())}.
+     */
+    public InlineBuilder scope(String name, ScopeConstraints constraints) {
+      scopes.add(ScopeEntry.of(name, Objects.requireNonNull(constraints, "constraints")));
       return this;
     }
 

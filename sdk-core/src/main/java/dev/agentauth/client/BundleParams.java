@@ -2,6 +2,7 @@ package dev.agentauth.client;
 
 import dev.agentauth.client.internal.Validation;
 import dev.agentauth.model.BundleRequest;
+import dev.agentauth.model.ScopeConstraints;
 import dev.agentauth.model.ScopeEntry;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -87,6 +88,15 @@ public final class BundleParams {
     /** Adds a scope without constraints. */
     public Builder scope(String name) {
       scopes.add(ScopeEntry.of(name));
+      return this;
+    }
+
+    /**
+     * Adds a scope with constraints: {@code scope("crm.read",
+     * ScopeConstraints.builder().maxPerDay(100).build())}.
+     */
+    public Builder scope(String name, ScopeConstraints constraints) {
+      scopes.add(ScopeEntry.of(name, Objects.requireNonNull(constraints, "constraints")));
       return this;
     }
 

@@ -4,6 +4,7 @@ import dev.agentauth.client.internal.Endpoints;
 import dev.agentauth.client.internal.Page;
 import dev.agentauth.client.internal.ReceiptPoller;
 import dev.agentauth.client.internal.Transport;
+import dev.agentauth.client.internal.Validation;
 import dev.agentauth.model.PendingReceipt;
 import dev.agentauth.model.ReceiptLookup;
 import dev.agentauth.model.ReceiptPage;
@@ -11,12 +12,13 @@ import dev.agentauth.model.ReceiptRef;
 import dev.agentauth.model.ReceiptSummary;
 import dev.agentauth.model.SignedReceipt;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Signed receipts: one per check scope, authorization creation and revocation, and escalation
  * resolution ({@code /v1/receipts}). Signing happens shortly after the decision; {@link
- * #awaitSigned(String, Duration)} polls until it has. Verify signed receipts offline with the
- * workspace's keys ({@link WorkspaceService#keys(String)}) and {@code sdk-verifier}.
+ * #awaitSigned(String, Duration)} polls until it has.
  *
  * <pre>{@code
  * SignedReceipt signed = client.receipts()
@@ -24,6 +26,13 @@ import java.time.Duration;
  * for (ReceiptSummary s : client.receipts().listAutoPaging(
  *     ReceiptListParams.builder().authorizationId(authId).build())) { ... }
  * }</pre>
+ *
+ * <p>To verify receipts offline (with {@code sdk-verifier}'s {@code ReceiptVerifier} and {@code
+ * ChainVerifier}), take their JSON text as served: {@link #awaitSignedJson(String, Duration)} for
+ * one receipt, {@link #chainJson(String, Duration)} for all receipts of an authorization, and the
+ * keys document from {@link WorkspaceService#keysJson(String)}. Only the text as served is
+ * guaranteed to verify; a typed {@link SignedReceipt} serialized again is not (it drops members it
+ * does not know, which a newer service may sign).
  *
  * <p>Each operation comes in three forms: with the client's defaults, with per-call {@link
  * RequestOptions}, and {@code ...WithResponse} returning an {@link ApiResponse} with the status,
@@ -151,6 +160,9 @@ public final class ReceiptService {
    * by the service's {@code ready_at_estimate} (never busy-looping, never waiting past {@code
    * timeout}).
    *
+   * <p>The typed receipt is for reading. To verify a receipt, use {@link #awaitSignedJson(String,
+   * Duration)}: only the text as served is guaranteed to verify, not this record serialized again.
+   *
    * @param receiptId the receipt's ULID
    * @param timeout how long to wait in total
    * @throws ReceiptWaitTimeoutException if the receipt is still pending when {@code timeout} ran
@@ -196,26 +208,84 @@ public final class ReceiptService {
   }
 
   /**
-   * Waits like {@link #awaitSigned(String, Duration)}, then returns the signed receipt as the JSON
-   * text of the service's answer — what an auditor stores and verifies offline. Verify this text
-   * rather than a re-serialized {@link SignedReceipt}: the signature covers the receipt as issued.
+   * Waits like {@link #awaitSigned(String, Duration)}, then returns the signed receipt's JSON text
+   * exactly as the service served it (the {@code receipt} member of {@code GET /v1/receipts/{id}}):
+   * what an auditor stores, and what {@code ReceiptVerifier.verify(String)} takes. This text is
+   * guaranteed to verify against the workspace's keys; a {@link SignedReceipt} serialized again is
+   * not.
    *
    * @param receiptId the receipt's ULID
    * @param timeout how long to wait in total
+   * @return the receipt object's JSON text, byte for byte as served
    * @throws ReceiptWaitTimeoutException if the receipt is still pending when {@code timeout} ran
    *     out
    * @throws NotFoundException if there is no such receipt in the workspace
    */
   public String awaitSignedJson(String receiptId, Duration timeout) {
-    com.fasterxml.jackson.databind.JsonNode lookup = fetchTree(receiptId);
-    if (!"signed".equals(lookup.path("status").asText())) {
-      awaitSigned(receiptId, timeout); // signed receipts never change: fetch the text once more
-      lookup = fetchTree(receiptId);
-    }
-    return lookup.get("receipt").toString();
+    return awaitSignedJson(receiptId, timeout, RequestOptions.none());
   }
 
-  private com.fasterxml.jackson.databind.JsonNode fetchTree(String receiptId) {
-    return transport.execute(Endpoints.getReceiptTree(receiptId), RequestOptions.none()).value();
+  /**
+   * Like {@link #awaitSignedJson(String, Duration)}, each poll made with {@code options}.
+   *
+   * @param receiptId the receipt's ULID
+   * @param timeout how long to wait in total
+   * @param options headers and retries of each poll (its timeout, if set, applies per poll)
+   * @return the receipt object's JSON text, byte for byte as served
+   * @throws ReceiptWaitTimeoutException if the receipt is still pending when {@code timeout} ran
+   *     out
+   * @throws NotFoundException if there is no such receipt in the workspace
+   */
+  public String awaitSignedJson(String receiptId, Duration timeout, RequestOptions options) {
+    return poller.awaitJson(receiptId, timeout, poller.deadline(timeout), options, null);
+  }
+
+  /**
+   * Returns every receipt of authorization {@code authorizationId} as JSON text exactly as served,
+   * oldest first: the issuance order {@code ChainVerifier.verify(List)} takes. Lists the chain
+   * ({@code GET /v1/receipts?authorization_id=...}, every page), then fetches each receipt, waiting
+   * for any still being signed. An authorization without receipts (or unknown to the workspace)
+   * gives an empty list.
+   *
+   * <p>It makes one request per page of 100 summaries plus one per receipt, and holds the whole
+   * chain in memory; for a very long chain, page with {@link #listAutoPaging(ReceiptListParams)}
+   * and call {@link #awaitSignedJson(String, Duration)} per receipt instead.
+   *
+   * @param authorizationId the authorization whose chain to export
+   * @param timeout how long to wait in total for receipts still being signed (each request keeps
+   *     the client's request timeout)
+   * @return the receipts' JSON texts, oldest first; unmodifiable
+   * @throws ReceiptWaitTimeoutException if a receipt is still pending when {@code timeout} ran out
+   */
+  public List<String> chainJson(String authorizationId, Duration timeout) {
+    return chainJson(authorizationId, timeout, RequestOptions.none());
+  }
+
+  /**
+   * Like {@link #chainJson(String, Duration)}, each request made with {@code options}.
+   *
+   * @param authorizationId the authorization whose chain to export
+   * @param timeout how long to wait in total for receipts still being signed
+   * @param options headers and retries of each request (its timeout, if set, applies per request)
+   * @return the receipts' JSON texts, oldest first; unmodifiable
+   * @throws ReceiptWaitTimeoutException if a receipt is still pending when {@code timeout} ran out
+   */
+  public List<String> chainJson(String authorizationId, Duration timeout, RequestOptions options) {
+    ReceiptListParams params = chainParams(authorizationId);
+    long deadline = poller.deadline(timeout);
+    List<String> chain = new ArrayList<>();
+    for (ReceiptSummary s : listAutoPaging(params, options)) {
+      chain.add(poller.awaitJson(s.receiptId(), timeout, deadline, options, null));
+    }
+    return List.copyOf(chain);
+  }
+
+  /** The list of a whole chain, in pages of the largest size. */
+  static ReceiptListParams chainParams(String authorizationId) {
+    Validation.id(authorizationId, "authorization id");
+    return ReceiptListParams.builder()
+        .authorizationId(authorizationId)
+        .limit(Validation.MAX_LIMIT)
+        .build();
   }
 }

@@ -8,8 +8,11 @@ import dev.agentauth.model.PendingReceipt;
 import dev.agentauth.model.ReceiptLookup;
 import dev.agentauth.model.ReceiptPage;
 import dev.agentauth.model.ReceiptRef;
+import dev.agentauth.model.ReceiptSummary;
 import dev.agentauth.model.SignedReceipt;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -113,6 +116,9 @@ public final class ReceiptServiceAsync {
    * service's {@code ready_at_estimate}; waits between polls occupy no thread. Fails with {@link
    * ReceiptWaitTimeoutException} if still pending when {@code timeout} ran out.
    *
+   * <p>The typed receipt is for reading. To verify a receipt, use {@link #awaitSignedJson(String,
+   * Duration)}: only the text as served is guaranteed to verify, not this record serialized again.
+   *
    * @param receiptId the receipt's ULID
    * @param timeout how long to wait in total
    */
@@ -149,5 +155,100 @@ public final class ReceiptServiceAsync {
     PendingReceipt pending = (PendingReceipt) receipt;
     return poller.awaitAsync(
         pending.receiptId(), timeout, RequestOptions.none(), pending.readyAtEstimate());
+  }
+
+  /**
+   * Completes like {@link #awaitSigned(String, Duration)} with the signed receipt's JSON text
+   * exactly as the service served it, the form guaranteed to verify (see {@link
+   * ReceiptService#awaitSignedJson(String, Duration)}).
+   *
+   * @param receiptId the receipt's ULID
+   * @param timeout how long to wait in total
+   */
+  public CompletableFuture<String> awaitSignedJson(String receiptId, Duration timeout) {
+    return awaitSignedJson(receiptId, timeout, RequestOptions.none());
+  }
+
+  /**
+   * Like {@link #awaitSignedJson(String, Duration)}, each poll made with {@code options}.
+   *
+   * @param receiptId the receipt's ULID
+   * @param timeout how long to wait in total
+   * @param options headers and retries of each poll (its timeout, if set, applies per poll)
+   */
+  public CompletableFuture<String> awaitSignedJson(
+      String receiptId, Duration timeout, RequestOptions options) {
+    return poller.awaitJsonAsync(receiptId, timeout, poller.deadline(timeout), options, null);
+  }
+
+  /**
+   * Completes with every receipt of authorization {@code authorizationId} as JSON text exactly as
+   * served, oldest first, as {@link ReceiptService#chainJson(String, Duration)} returns it. Pages
+   * and receipts are fetched one after the other; no thread waits.
+   *
+   * @param authorizationId the authorization whose chain to export
+   * @param timeout how long to wait in total for receipts still being signed
+   */
+  public CompletableFuture<List<String>> chainJson(String authorizationId, Duration timeout) {
+    return chainJson(authorizationId, timeout, RequestOptions.none());
+  }
+
+  /**
+   * Like {@link #chainJson(String, Duration)}, each request made with {@code options}.
+   *
+   * @param authorizationId the authorization whose chain to export
+   * @param timeout how long to wait in total for receipts still being signed
+   * @param options headers and retries of each request (its timeout, if set, applies per request)
+   */
+  public CompletableFuture<List<String>> chainJson(
+      String authorizationId, Duration timeout, RequestOptions options) {
+    ReceiptListParams params = ReceiptService.chainParams(authorizationId);
+    long deadline = poller.deadline(timeout);
+    return chainFrom(params, null, timeout, deadline, options, new ArrayList<>());
+  }
+
+  /** Fetches the page at {@code cursor} and its receipts, then the pages after it. */
+  private CompletableFuture<List<String>> chainFrom(
+      ReceiptListParams params,
+      String cursor,
+      Duration timeout,
+      long deadline,
+      RequestOptions options,
+      List<String> chain) {
+    return transport
+        .executeAsync(Endpoints.listReceipts(params.withCursor(cursor)), options)
+        .thenCompose(
+            r -> {
+              ReceiptPage page = r.value();
+              CompletableFuture<Void> receipts = CompletableFuture.completedFuture(null);
+              for (ReceiptSummary s : page.receipts()) {
+                receipts =
+                    receipts.thenCompose(
+                        v ->
+                            poller
+                                .awaitJsonAsync(s.receiptId(), timeout, deadline, options, null)
+                                .thenAccept(chain::add));
+              }
+              return receipts.thenCompose(
+                  v -> {
+                    if (!page.hasMore()) {
+                      return CompletableFuture.completedFuture(List.copyOf(chain));
+                    }
+                    String next = page.nextCursor();
+                    if (next == null || next.equals(cursor)) {
+                      return CompletableFuture.failedFuture(
+                          new MalformedResponseException(
+                              next == null
+                                  ? "the list answered has_more=true without a next_cursor;"
+                                      + " cannot fetch the next page"
+                                  : "the list answered the same next_cursor twice; stopping to"
+                                      + " avoid an endless loop",
+                              200,
+                              r.requestId(),
+                              null));
+                    }
+                    return chainFrom(params, next, timeout, deadline, options, chain);
+                  });
+            });
   }
 }

@@ -14,6 +14,10 @@ import dev.agentauth.model.WorkspaceKeys;
  *     .workspaces().keys("ws_acme");
  * }</pre>
  *
+ * <p>To build a verifier, take the document's JSON text as served, {@link #keysJson(String)}, and
+ * give it to {@code sdk-verifier}'s {@code ReceiptVerifier.builder().keysJson(...)}; the typed
+ * {@link WorkspaceKeys} is for reading.
+ *
  * <p>Each operation comes in three forms: with the client's defaults, with per-call {@link
  * RequestOptions}, and {@code ...WithResponse} returning an {@link ApiResponse} with the status,
  * headers and {@code X-Request-Id}. Obtain it from {@code client.workspaces()}; the asynchronous
@@ -56,5 +60,42 @@ public final class WorkspaceService {
    */
   public ApiResponse<WorkspaceKeys> keysWithResponse(String workspaceId, RequestOptions options) {
     return transport.execute(Endpoints.workspaceKeys(workspaceId), options);
+  }
+
+  /**
+   * Returns the workspace's keys document as JSON text exactly as the service served it (the {@code
+   * GET /v1/workspaces/{id}/keys} body), after checking that it reads as {@link WorkspaceKeys}:
+   * what {@code ReceiptVerifier.builder().keysJson(...)} takes, and what an auditor stores beside
+   * exported receipts.
+   *
+   * @param workspaceId the workspace
+   * @return the keys document's JSON text
+   * @throws NotFoundException if there is no such workspace
+   */
+  public String keysJson(String workspaceId) {
+    return keysJson(workspaceId, RequestOptions.none());
+  }
+
+  /**
+   * Like {@link #keysJson(String)}, with per-call options.
+   *
+   * @param workspaceId the workspace
+   * @param options per-call timeout, retries, idempotency key, headers
+   * @return the keys document's JSON text
+   * @throws NotFoundException if there is no such workspace
+   */
+  public String keysJson(String workspaceId, RequestOptions options) {
+    return keysJsonWithResponse(workspaceId, options).value();
+  }
+
+  /**
+   * Like {@link #keysJson(String, RequestOptions)}, returning the status, headers and {@code
+   * X-Request-Id} with the value.
+   *
+   * @param workspaceId the workspace
+   * @param options per-call timeout, retries, idempotency key, headers
+   */
+  public ApiResponse<String> keysJsonWithResponse(String workspaceId, RequestOptions options) {
+    return transport.execute(Endpoints.workspaceKeysJson(workspaceId), options);
   }
 }

@@ -54,4 +54,37 @@ public final class WorkspaceServiceAsync {
       String workspaceId, RequestOptions options) {
     return transport.executeAsync(Endpoints.workspaceKeys(workspaceId), options);
   }
+
+  /**
+   * Completes with the workspace's keys document as JSON text exactly as served, as {@link
+   * WorkspaceService#keysJson(String)} returns it. Completes exceptionally with {@link
+   * NotFoundException} where the blocking service would throw.
+   *
+   * @param workspaceId the workspace
+   */
+  public CompletableFuture<String> keysJson(String workspaceId) {
+    return keysJson(workspaceId, RequestOptions.none());
+  }
+
+  /**
+   * Like {@link #keysJson(String)}, with per-call options.
+   *
+   * @param workspaceId the workspace
+   * @param options per-call timeout, retries, idempotency key, headers
+   */
+  public CompletableFuture<String> keysJson(String workspaceId, RequestOptions options) {
+    return Futures.map(keysJsonWithResponse(workspaceId, options), ApiResponse::value);
+  }
+
+  /**
+   * Like {@link #keysJson(String, RequestOptions)}, returning the status, headers and {@code
+   * X-Request-Id} with the value.
+   *
+   * @param workspaceId the workspace
+   * @param options per-call timeout, retries, idempotency key, headers
+   */
+  public CompletableFuture<ApiResponse<String>> keysJsonWithResponse(
+      String workspaceId, RequestOptions options) {
+    return transport.executeAsync(Endpoints.workspaceKeysJson(workspaceId), options);
+  }
 }

@@ -17,4 +17,9 @@ public record ScopeEntry(
   public static ScopeEntry of(String name) {
     return new ScopeEntry(name, null);
   }
+
+  /** Returns an entry with constraints, e.g. from {@link ScopeConstraints#builder()}. */
+  public static ScopeEntry of(String name, ScopeConstraints constraints) {
+    return new ScopeEntry(name, constraints);
+  }
 }

@@ -19,7 +19,13 @@ import java.util.Map;
  * <p>This record carries a receipt; it does not vouch for it. It performs no validation (both or
  * neither of {@code scope}/{@code event}, wrong version, ...), so a verifier can read any receipt
  * and reject it at the right step. {@code issued_at} is re-written as UTC with milliseconds, which
- * is exactly the server's form; verify signatures over the bytes as received, not re-serialized.
+ * is exactly the server's form.
+ *
+ * <p>Verify the receipt's JSON text as served, not this record serialized again: only the text as
+ * served is guaranteed to verify. The record keeps only the members it knows, so a member a newer
+ * service adds and signs would be missing from a re-serialization, and its signature would fail.
+ * The client returns the text as served from {@code ReceiptService.awaitSignedJson} and {@code
+ * chainJson}.
  *
  * @param version always {@code 1.0}
  * @param scope the scope name on scope (check) receipts; {@code null} on event receipts

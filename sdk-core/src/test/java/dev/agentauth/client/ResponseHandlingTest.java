@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentauth.model.FieldError;
 import dev.agentauth.model.ReceiptLookup;
+import java.time.Duration;
 import java.util.stream.Stream;
 import mockwebserver3.MockResponse;
 import mockwebserver3.SocketEffect;
@@ -164,6 +165,29 @@ class ResponseHandlingTest extends MockServerSupport {
     assertThatThrownBy(() -> client.workspaces().keys("ws_acme"))
         .isInstanceOf(MalformedResponseException.class)
         .hasMessageContaining("with an empty body");
+  }
+
+  @Test
+  void keysJsonOfABodyThatIsNotAKeysDocumentIsAMalformedResponse() {
+    server.enqueue(json(200, "{\"workspace_id\":\"ws_acme\",\"keys\":\"none\"}"));
+
+    assertThatThrownBy(() -> client.workspaces().keysJson("ws_acme"))
+        .isInstanceOf(MalformedResponseException.class)
+        .hasMessageContaining("is not the expected JSON (WorkspaceKeys)");
+  }
+
+  @Test
+  void signedReceiptWhoseReceiptMemberAppearsTwiceIsAMalformedResponse() {
+    String receipt = "{\"version\":\"1.0\",\"receipt_id\":\"x\"}";
+    server.enqueue(
+        json(
+            200,
+            "{\"status\":\"signed\",\"receipt\":" + receipt + ",\"receipt\":" + receipt + "}"));
+
+    assertThatThrownBy(() -> client.receipts().awaitSignedJson("x", Duration.ofSeconds(1)))
+        .isInstanceOf(MalformedResponseException.class)
+        .hasMessageContaining("is not the expected JSON (ReceiptLookup)")
+        .hasRootCauseMessage("the receipt member appears twice");
   }
 
   @Test

@@ -23,6 +23,7 @@ import dev.agentauth.model.SignedReceipt;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -369,6 +370,63 @@ class WireMockContractTest {
             Decision.AUTHORIZATION_GRANTED, Decision.ALLOW, Decision.AUTHORIZATION_REVOKED);
   }
 
+  /** The {@code receipt} member of a {@code GET /v1/receipts/{id}} body, cut out of the text. */
+  private static String receiptMember(String body) {
+    int start = body.indexOf('{', body.indexOf("\"receipt\""));
+    int depth = 0;
+    for (int i = start; ; i++) {
+      char c = body.charAt(i);
+      depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+      if (depth == 0) {
+        return body.substring(start, i + 1);
+      }
+    }
+  }
+
+  @Test
+  void awaitSignedJsonReturnsTheReceiptMemberByteForByteAsServed() {
+    String served = receiptMember(Fixtures.body("receipt-signed.json"));
+
+    String json =
+        client.receipts().awaitSignedJson("01JDQ3Z8W4K2M7N9P1Q3R5S7T9", Duration.ofSeconds(1));
+
+    assertThat(json).isEqualTo(served).contains("\n    \"version\": \"1.0\",\n");
+  }
+
+  @Test
+  void chainJsonReturnsEveryReceiptOfTheAuthorizationAsServedOldestFirst() {
+    List<String> chain = client.receipts().chainJson("auth_chain", Duration.ofSeconds(1));
+
+    assertThat(chain)
+        .containsExactly(
+            receiptMember(Fixtures.body("receipt-chain-create.json")),
+            receiptMember(Fixtures.body("receipt-chain-scope.json")),
+            receiptMember(Fixtures.body("receipt-chain-revoke.json")));
+    // escapes and spacing as served: nothing was parsed and written again
+    assertThat(chain.get(1)).contains("\"resource\" : \"mailbox:\\u0034\\u0032\"");
+    assertThatThrownBy(() -> chain.add("{}")).isInstanceOf(UnsupportedOperationException.class);
+  }
+
+  @Test
+  void asyncJsonExportsEqualTheBlockingOnes() throws Exception {
+    assertThat(
+            client
+                .async()
+                .receipts()
+                .awaitSignedJson("01JDQ3Z8W4K2M7N9P1Q3R5S7T9", Duration.ofSeconds(1))
+                .get(5, TimeUnit.SECONDS))
+        .isEqualTo(receiptMember(Fixtures.body("receipt-signed.json")));
+    assertThat(
+            client
+                .async()
+                .receipts()
+                .chainJson("auth_chain", Duration.ofSeconds(1))
+                .get(5, TimeUnit.SECONDS))
+        .isEqualTo(client.receipts().chainJson("auth_chain", Duration.ofSeconds(1)));
+    assertThat(client.async().workspaces().keysJson("ws_acme").get(5, TimeUnit.SECONDS))
+        .isEqualTo(Fixtures.body("workspace-keys.json"));
+  }
+
   @Test
   void receiptErrorShapes() {
     assertThatThrownBy(() -> client.receipts().get("01JDQ3Z8W4K2M7N9P1Q3R5S7ZZ"))
@@ -408,6 +466,17 @@ class WireMockContractTest {
         .extracting("keyId")
         .containsExactly("key_2026_10", "key_2026_11");
     assertThatThrownBy(() -> client.workspaces().keys("ws_missing"))
+        .isInstanceOf(NotFoundException.class);
+  }
+
+  @Test
+  void keysJsonIsTheBodyAsServedFetchedWithoutAnApiKey() {
+    assertThat(client.workspaces().keysJson("ws_acme"))
+        .isEqualTo(Fixtures.body("workspace-keys.json"));
+    assertThat(
+            client.workspaces().keysJsonWithResponse("ws_acme", RequestOptions.none()).requestId())
+        .isEqualTo("req_wm_workspace-keys");
+    assertThatThrownBy(() -> client.workspaces().keysJson("ws_missing"))
         .isInstanceOf(NotFoundException.class);
   }
 }

@@ -24,6 +24,10 @@ import java.util.function.Function;
  *       with {@code "additionalProperties": false} that lacks {@code user_id} rejects the call.
  * </ul>
  *
+ * <p>The source is asked on every call, with that call's {@link ToolCall}: nothing is kept per MCP
+ * session. Over streamable HTTP the transport builds the transport context for each HTTP request,
+ * so each request must carry its own credentials; the MCP session id is not one.
+ *
  * <p>A source returning {@code null} or a blank string means "no user": the call is denied locally
  * with {@code missing_user_id}, without calling the service. Implementations must be fast and
  * non-blocking (they run on the transport's or Reactor's threads) and thread-safe.

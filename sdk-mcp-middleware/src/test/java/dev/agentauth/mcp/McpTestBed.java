@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
@@ -90,6 +91,7 @@ final class McpTestBed implements AutoCloseable {
             syncTool(tool("wire_money")),
             syncTool(reportTool())));
     tools.add(fromArgument.wrap(syncTool(tool("lookup_order"))));
+    tools.add(whoami());
     tools.add(downGuard(dead, FallbackPolicy.failClosed()).wrap(syncTool(tool("down_closed"))));
     tools.add(
         downGuard(dead, FallbackPolicy.failClosed().withFailOpen("down_open"))
@@ -245,6 +247,23 @@ final class McpTestBed implements AutoCloseable {
         .build();
   }
 
+  /**
+   * An unguarded tool answering "MCP_SESSION_ID USER_ID": the session of the call and the user its
+   * HTTP request's transport context names ("-" for none).
+   */
+  private static SyncToolSpecification whoami() {
+    return SyncToolSpecification.builder()
+        .tool(Tool.builder("whoami", Map.of("type", "object")).build())
+        .callHandler(
+            (exchange, request) -> {
+              Object user = exchange.transportContext().get("user_id");
+              return CallToolResult.builder()
+                  .addTextContent(exchange.sessionId() + " " + (user == null ? "-" : user))
+                  .build();
+            })
+        .build();
+  }
+
   private static CallToolResult ran(Tool tool) {
     CallToolResult.Builder b = CallToolResult.builder().addTextContent("ran " + tool.name());
     if (tool.outputSchema() != null) {
@@ -255,13 +274,22 @@ final class McpTestBed implements AutoCloseable {
 
   /** An initialized MCP client of {@code path} whose requests carry {@code X-User-Id: user}. */
   McpSyncClient mcpClient(String path, String user) {
+    return mcpClientPerRequest(path, () -> user);
+  }
+
+  /**
+   * An initialized MCP client of {@code path}; each of its HTTP requests carries {@code X-User-Id}
+   * with what {@code user} supplies at that moment (none when it supplies null).
+   */
+  McpSyncClient mcpClientPerRequest(String path, Supplier<String> user) {
     HttpClientStreamableHttpTransport transport =
         HttpClientStreamableHttpTransport.builder(mcpBaseUrl)
             .endpoint(path)
             .httpRequestCustomizer(
                 (builder, method, uri, body, context) -> {
-                  if (user != null) {
-                    builder.header(HEADER, user);
+                  String u = user.get();
+                  if (u != null) {
+                    builder.header(HEADER, u);
                   }
                 })
             .build();

@@ -12,13 +12,20 @@ import java.util.function.Function;
 
 /**
  * Verifies the receipt chain of one authorization: all receipts listed by {@code GET
- * /v1/receipts?authorization_id=...}, in issuance order.
+ * /v1/receipts?authorization_id=...}, in issuance order (oldest first, the order the service lists
+ * them in).
  *
  * <pre>{@code
  * ChainVerifier chains = new ChainVerifier(receiptVerifier);
  * ChainReport report = chains.verify(receiptJsonList);
  * report.problems().forEach(p -> System.err.println(p.kind() + " " + p.receiptId() + ": " + p.message()));
  * }</pre>
+ *
+ * <p>Inputs, as for {@link ReceiptVerifier}: {@link #verify(List)} takes each receipt's JSON text
+ * (never a file name), for instance the list the Java client's {@code
+ * client.receipts().chainJson(authorizationId, timeout)} returns or the lines of an NDJSON export;
+ * {@link #verifyNodes(List)} takes receipts you parsed yourself. Receipts verify as the service
+ * served them, not re-serialized from a typed object (see {@link ReceiptVerifier}).
  *
  * <p>It checks that every receipt verifies on its own (with the given {@link ReceiptVerifier},
  * which also binds them all to its workspace), and then, over the valid receipts only (an invalid
@@ -52,10 +59,11 @@ public final class ChainVerifier {
   }
 
   /**
-   * Verifies a chain given as receipt JSON texts.
+   * Verifies a chain given as the JSON text of each receipt.
    *
-   * @param receipts the chain's receipts in issuance order; may be empty (reported as missing its
-   *     create receipt)
+   * @param receipts the JSON text of each of the chain's receipts, in issuance order; may be empty
+   *     (reported as missing its create receipt); an element that is not JSON text is reported as
+   *     an invalid receipt failing {@link VerificationStep#PARSE}
    * @return the report listing every problem
    * @throws NullPointerException if {@code receipts} is null (null elements are reported as invalid
    *     receipts)
@@ -65,9 +73,10 @@ public final class ChainVerifier {
   }
 
   /**
-   * Verifies a chain given as parsed receipt trees.
+   * Verifies a chain given as parsed receipt trees. Duplicate member names cannot be detected at
+   * this level, as with {@link ReceiptVerifier#verify(JsonNode)}.
    *
-   * @param receipts the chain's receipts in issuance order; may be empty
+   * @param receipts the chain's receipts, parsed, in issuance order; may be empty
    * @return the report listing every problem
    * @throws NullPointerException if {@code receipts} is null
    */

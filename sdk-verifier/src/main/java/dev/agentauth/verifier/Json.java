@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.TextNode;
 
 /** The one JSON reader of this module: strict duplicate detection, no trailing content. */
 final class Json {
@@ -44,6 +45,33 @@ final class Json {
       message += " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")";
     }
     return message;
+  }
+
+  /**
+   * Whether {@code text}, which failed to parse as JSON, looks like a file name given where JSON
+   * text was expected: one line of letters, digits, spaces and {@code - _ . / \ : ~ + @ % ( )},
+   * holding a dot, slash or backslash ({@code keys.json}, {@code /tmp/keys}, {@code C:\keys.json}).
+   */
+  static boolean looksLikeFileName(String text) {
+    String t = text.strip();
+    if (t.isEmpty() || t.length() > 4096) {
+      return false;
+    }
+    boolean separator = false;
+    for (int i = 0; i < t.length(); i++) {
+      char c = t.charAt(i);
+      if (c == '.' || c == '/' || c == '\\') {
+        separator = true;
+      } else if (!Character.isLetterOrDigit(c) && "-_ :~+@%()".indexOf(c) < 0) {
+        return false;
+      }
+    }
+    return separator;
+  }
+
+  /** Renders text for a message: quoted, shortened to 80 characters, controls escaped. */
+  static String show(String text) {
+    return show(TextNode.valueOf(text));
   }
 
   /** Renders a member value for a message: strings quoted (and shortened), others by type. */

@@ -41,6 +41,25 @@ import org.bouncycastle.math.ec.rfc8032.Ed25519;
  * }
  * }</pre>
  *
+ * <h2>Inputs</h2>
+ *
+ * <p>Every {@code String} this API takes is JSON text, never a file name: {@link
+ * Builder#keysJson(String)} and {@link #fromKeysJson(String)} take the keys document itself, {@link
+ * #verify(String)} the receipt itself. A file is read with {@link Builder#keys(Path)} for the keys
+ * document, and with {@code verify(Files.readAllBytes(path))} for a receipt. {@code byte[]} is
+ * UTF-8 JSON; {@link JsonNode} is a document you parsed yourself. Text that is not JSON gets a
+ * message saying so, and naming the {@code Path} form when the text looks like a file name.
+ *
+ * <h2>What verifies</h2>
+ *
+ * <p>A receipt verifies as the service served it: the {@code receipt} member of {@code GET
+ * /v1/receipts/{id}} (in the Java client, {@code client.receipts().awaitSignedJson(...)} and {@code
+ * chainJson(...)}), byte for byte or reformatted by a JSON tool. A receipt rebuilt from a typed
+ * object (for instance the client's {@code SignedReceipt} serialized again) is not guaranteed to
+ * verify: a typed object drops the members it does not know, which a newer service may sign.
+ *
+ * <h2>Steps and clock</h2>
+ *
  * <p>{@link #verify(String)} runs the steps of {@link VerificationStep} in order and reports the
  * first that fails. It verifies the JSON as received: the text is parsed to a tree (duplicate
  * member names rejected) and the signature is checked over the canonical form of that tree without
@@ -48,6 +67,10 @@ import org.bouncycastle.math.ec.rfc8032.Ed25519;
  * object and re-serialized. Verification never throws: malformed input, unexpected values and
  * crypto-layer errors all yield an invalid {@link VerificationResult} naming a step. {@link
  * #verifyOrThrow(String)} is the throwing variant.
+ *
+ * <p>{@link VerificationStep#TIMESTAMP} rejects a receipt issued more than 5 minutes after the
+ * verifier's clock, which is the system clock unless {@link Builder#clock(Clock)} sets another. A
+ * test whose server runs on a clock moved ahead of real time must give the verifier that clock.
  *
  * <p>A malformed keys document is a configuration error: {@link Builder#build()} throws {@link
  * KeysDocumentException}.
@@ -72,8 +95,9 @@ public final class ReceiptVerifier {
   }
 
   /**
-   * Returns a builder; {@link Builder#keys(String) keys} must be set, the clock defaults to the
-   * system UTC clock.
+   * Returns a builder; the keys document must be set ({@link Builder#keys(Path)}, {@link
+   * Builder#keysJson(String)}, {@link Builder#keysJson(byte[])} or {@link Builder#keys(JsonNode)}),
+   * the clock defaults to the system UTC clock.
    *
    * @return a new builder
    */
@@ -82,15 +106,17 @@ public final class ReceiptVerifier {
   }
 
   /**
-   * Builds a verifier from a keys document given as JSON text, using the system UTC clock.
+   * Builds a verifier from a keys document given as JSON text, using the system UTC clock. Same as
+   * {@code builder().keysJson(keysJson).build()}.
    *
-   * @param keysJson the {@code GET /v1/workspaces/{id}/keys} response body
+   * @param keysJson the JSON text of the {@code GET /v1/workspaces/{id}/keys} response body (not a
+   *     file name: for a file use {@code builder().keys(Path.of(...))})
    * @return the verifier
-   * @throws KeysDocumentException if the document is not valid JSON or is malformed
+   * @throws KeysDocumentException if the text is not JSON or the document is malformed
    * @throws NullPointerException if {@code keysJson} is null
    */
-  public static ReceiptVerifier fromKeysDocument(String keysJson) {
-    return builder().keys(keysJson).build();
+  public static ReceiptVerifier fromKeysJson(String keysJson) {
+    return builder().keysJson(keysJson).build();
   }
 
   /**
@@ -106,8 +132,9 @@ public final class ReceiptVerifier {
   /**
    * Verifies one receipt given as JSON text.
    *
-   * @param json the signed receipt object; {@code null} is reported as a {@link
-   *     VerificationStep#PARSE} failure
+   * @param json the JSON text of the signed receipt object (not a file name: for a file pass {@code
+   *     Files.readAllBytes(path)} to {@link #verify(byte[])}); {@code null} or text that is not
+   *     JSON is reported as a {@link VerificationStep#PARSE} failure
    * @return the result, naming the first failed step if any; never throws
    */
   public VerificationResult verify(String json) {
@@ -184,6 +211,17 @@ public final class ReceiptVerifier {
     try {
       tree = Json.READER.readTree(json);
     } catch (JsonProcessingException e) {
+      if (Json.looksLikeFileName(json)) {
+        return failed(
+            PARSE,
+            "receipt is not JSON text: expected the receipt's JSON text, found "
+                + Json.show(json)
+                + ", which looks like a file name; to verify a file, pass its bytes:"
+                + " verify(Files.readAllBytes(Path.of("
+                + Json.show(json)
+                + ")))",
+            null);
+      }
       return failed(PARSE, "receipt is not valid JSON: " + Json.describe(e), null);
     } catch (RuntimeException e) {
       return failed(PARSE, "receipt could not be parsed: " + e, null);
@@ -603,11 +641,14 @@ public final class ReceiptVerifier {
   /**
    * Builds a {@link ReceiptVerifier}. Not thread-safe; the verifier it builds is.
    *
-   * <p>Setting the keys document again replaces the earlier one.
+   * <p>The keys document is given in one of four forms: a file ({@link #keys(Path)}), JSON text
+   * ({@link #keysJson(String)}), UTF-8 JSON bytes ({@link #keysJson(byte[])}) or a parsed tree
+   * ({@link #keys(JsonNode)}). Setting it again replaces the earlier one.
    */
   public static final class Builder {
     private JsonNode keysTree;
     private String keysText;
+    private byte[] keysBytes;
     private Path keysFile;
     private Clock clock = Clock.systemUTC();
 
@@ -628,16 +669,32 @@ public final class ReceiptVerifier {
     }
 
     /**
-     * Uses the keys document given as JSON text.
+     * Uses the keys document given as JSON text, for instance the body the Java client's {@code
+     * workspaces().keysJson(workspaceId)} returns. The text is parsed at {@link #build()}.
      *
-     * @param json the {@code GET /v1/workspaces/{id}/keys} response body
+     * @param json the JSON text of the {@code GET /v1/workspaces/{id}/keys} response body; not a
+     *     file name (for a file use {@link #keys(Path)})
      * @return this builder
      * @throws NullPointerException if {@code json} is null
      */
-    public Builder keys(String json) {
+    public Builder keysJson(String json) {
       Objects.requireNonNull(json, "json");
       clearKeys();
       this.keysText = json;
+      return this;
+    }
+
+    /**
+     * Uses the keys document given as UTF-8 JSON bytes (copied; parsed at {@link #build()}).
+     *
+     * @param utf8 the {@code GET /v1/workspaces/{id}/keys} response body, UTF-8 encoded
+     * @return this builder
+     * @throws NullPointerException if {@code utf8} is null
+     */
+    public Builder keysJson(byte[] utf8) {
+      Objects.requireNonNull(utf8, "utf8");
+      clearKeys();
+      this.keysBytes = utf8.clone();
       return this;
     }
 
@@ -657,7 +714,8 @@ public final class ReceiptVerifier {
 
     /**
      * Sets the clock {@link VerificationStep#TIMESTAMP} compares {@code issued_at} with. Defaults
-     * to {@link Clock#systemUTC()}.
+     * to {@link Clock#systemUTC()}, which rejects a receipt issued more than 5 minutes in its
+     * future: a test whose server runs on a clock moved ahead of real time passes that clock here.
      *
      * @param clock the clock
      * @return this builder
@@ -680,7 +738,9 @@ public final class ReceiptVerifier {
       if (keysTree != null) {
         doc = keysTree;
       } else if (keysText != null) {
-        doc = parse(keysText, "keys document");
+        doc = parse(keysText);
+      } else if (keysBytes != null) {
+        doc = parse(keysBytes);
       } else if (keysFile != null) {
         String text;
         try {
@@ -688,9 +748,19 @@ public final class ReceiptVerifier {
         } catch (IOException | RuntimeException e) {
           throw new KeysDocumentException("cannot read keys document " + keysFile + ": " + e, e);
         }
-        doc = parse(text, "keys document " + keysFile);
+        try {
+          doc = Json.READER.readTree(text);
+        } catch (JsonProcessingException e) {
+          throw new KeysDocumentException(
+              "keys document " + keysFile + " is not valid JSON: " + Json.describe(e), e);
+        } catch (RuntimeException e) {
+          throw new KeysDocumentException(
+              "keys document " + keysFile + " could not be parsed: " + e, e);
+        }
       } else {
-        throw new IllegalStateException("no keys document set: call keys(Path|String|JsonNode)");
+        throw new IllegalStateException(
+            "no keys document set: call keys(Path), keysJson(String), keysJson(byte[]) or"
+                + " keys(JsonNode)");
       }
       return new ReceiptVerifier(KeysDocument.parse(doc), clock);
     }
@@ -698,16 +768,46 @@ public final class ReceiptVerifier {
     private void clearKeys() {
       keysTree = null;
       keysText = null;
+      keysBytes = null;
       keysFile = null;
     }
 
-    private static JsonNode parse(String text, String what) {
+    private static JsonNode parse(String text) {
       try {
         return Json.READER.readTree(text);
       } catch (JsonProcessingException e) {
-        throw new KeysDocumentException(what + " is not valid JSON: " + Json.describe(e), e);
+        if (Json.looksLikeFileName(text)) {
+          throw new KeysDocumentException(
+              "keys document is not JSON text: expected the document's JSON text, found "
+                  + Json.show(text)
+                  + ", which looks like a file name; to read the document from a file, use"
+                  + " keys(Path.of("
+                  + Json.show(text)
+                  + "))",
+              e);
+        }
+        throw new KeysDocumentException(
+            "keys document is not valid JSON: " + Json.describe(e) + " (expected JSON text)", e);
       } catch (RuntimeException e) {
-        throw new KeysDocumentException(what + " could not be parsed: " + e, e);
+        throw new KeysDocumentException("keys document could not be parsed: " + e, e);
+      }
+    }
+
+    private static JsonNode parse(byte[] utf8) {
+      for (int i = 0; i < Math.min(4, utf8.length); i++) {
+        int b = utf8[i] & 0xFF;
+        if (b == 0x00 || b == 0xFE || b == 0xFF) {
+          throw new KeysDocumentException(
+              "keys document is not UTF-8 JSON (byte 0x" + Integer.toHexString(b) + ")");
+        }
+      }
+      try {
+        return Json.READER.readTree(utf8);
+      } catch (JsonProcessingException e) {
+        throw new KeysDocumentException(
+            "keys document is not valid JSON: " + Json.describe(e) + " (expected UTF-8 JSON)", e);
+      } catch (IOException | RuntimeException e) {
+        throw new KeysDocumentException("keys document could not be parsed: " + e, e);
       }
     }
   }

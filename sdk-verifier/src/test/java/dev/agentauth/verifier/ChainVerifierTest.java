@@ -228,11 +228,17 @@ class ChainVerifierTest {
     List<String> texts = new ArrayList<>(validChain().stream().map(Fixtures::json).toList());
     texts.add("not json");
     texts.add(null);
+    texts.add("chain/receipt-4.json");
 
     ChainReport report = chains.verify(texts);
 
-    assertThat(kinds(report)).containsExactly(Kind.INVALID_RECEIPT, Kind.INVALID_RECEIPT);
+    assertThat(kinds(report))
+        .containsExactly(Kind.INVALID_RECEIPT, Kind.INVALID_RECEIPT, Kind.INVALID_RECEIPT);
     assertThat(report.problems().get(0).receiptId()).isNull();
+    assertThat(report.problems().get(2).message())
+        .contains("PARSE")
+        .contains("looks like a file name")
+        .contains("Path.of(\"chain/receipt-4.json\")");
   }
 
   @Test

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -29,15 +30,18 @@ class KeysDocumentTest {
     assertThatThrownBy(() -> ReceiptVerifier.builder().keys(doc).build())
         .isInstanceOf(KeysDocumentException.class)
         .hasMessageContaining(message);
-    assertThatThrownBy(() -> ReceiptVerifier.fromKeysDocument(Fixtures.json(doc)))
+    assertThatThrownBy(() -> ReceiptVerifier.fromKeysJson(Fixtures.json(doc)))
+        .isInstanceOf(KeysDocumentException.class)
+        .hasMessageContaining(message);
+    byte[] utf8 = Fixtures.json(doc).getBytes(StandardCharsets.UTF_8);
+    assertThatThrownBy(() -> ReceiptVerifier.builder().keysJson(utf8).build())
         .isInstanceOf(KeysDocumentException.class)
         .hasMessageContaining(message);
   }
 
   @Test
   void wellFormedDocumentBuildsAVerifierForItsWorkspace() {
-    ReceiptVerifier verifier =
-        ReceiptVerifier.fromKeysDocument(Fixtures.json(Fixtures.keysDocument()));
+    ReceiptVerifier verifier = ReceiptVerifier.fromKeysJson(Fixtures.json(Fixtures.keysDocument()));
 
     assertThat(verifier.workspaceId()).isEqualTo("ws_fixture");
     assertThat(verifier.toString()).contains("ws_fixture", "fixture/k0", "fixture/k1");
@@ -54,6 +58,55 @@ class KeysDocumentTest {
   }
 
   @Test
+  void documentIsReadFromUtf8BytesCopiedWhenSet() {
+    byte[] utf8 = Fixtures.json(Fixtures.keysDocument()).getBytes(StandardCharsets.UTF_8);
+    ReceiptVerifier.Builder builder =
+        ReceiptVerifier.builder().keysJson(utf8).clock(Fixtures.CLOCK);
+    Arrays.fill(utf8, (byte) ' ');
+
+    ReceiptVerifier verifier = builder.build();
+
+    assertThat(verifier.verify(Fixtures.K1.sign(Fixtures.scopeReceipt())).valid()).isTrue();
+  }
+
+  @Test
+  void bytesThatAreNotUtf8JsonAreRejected() {
+    byte[] utf16 = Fixtures.json(Fixtures.keysDocument()).getBytes(StandardCharsets.UTF_16);
+
+    assertThatThrownBy(() -> ReceiptVerifier.builder().keysJson(utf16).build())
+        .isInstanceOf(KeysDocumentException.class)
+        .hasMessageContaining("keys document is not UTF-8 JSON");
+    assertThatThrownBy(
+            () ->
+                ReceiptVerifier.builder()
+                    .keysJson("{\"keys\":".getBytes(StandardCharsets.UTF_8))
+                    .build())
+        .isInstanceOf(KeysDocumentException.class)
+        .hasMessageContaining("keys document is not valid JSON");
+  }
+
+  @Test
+  void aFileNameGivenAsJsonTextIsRejectedNamingTheFileForm() {
+    assertThatThrownBy(() -> ReceiptVerifier.builder().keysJson("keys.json").build())
+        .isInstanceOf(KeysDocumentException.class)
+        .hasMessageContaining("expected the document's JSON text, found \"keys.json\"")
+        .hasMessageContaining("looks like a file name")
+        .hasMessageContaining("use keys(Path.of(\"keys.json\"))");
+    assertThatThrownBy(() -> ReceiptVerifier.fromKeysJson("/etc/agentauth/ws_acme-keys.json"))
+        .isInstanceOf(KeysDocumentException.class)
+        .hasMessageContaining("keys(Path.of(\"/etc/agentauth/ws_acme-keys.json\"))");
+  }
+
+  @Test
+  void textThatIsNeitherJsonNorAFileNameGetsNoFileHint() {
+    assertThatThrownBy(() -> ReceiptVerifier.fromKeysJson("ws_acme"))
+        .isInstanceOf(KeysDocumentException.class)
+        .hasMessageContaining("keys document is not valid JSON")
+        .hasMessageContaining("expected JSON text")
+        .hasMessageNotContaining("file name");
+  }
+
+  @Test
   void missingFileIsAKeysDocumentException(@TempDir Path dir) {
     Path file = dir.resolve("absent.json");
 
@@ -67,7 +120,8 @@ class KeysDocumentTest {
   void buildingWithoutKeysIsAnIllegalState() {
     assertThatThrownBy(() -> ReceiptVerifier.builder().build())
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("no keys document");
+        .hasMessageContaining("no keys document")
+        .hasMessageContaining("keys(Path), keysJson(String)");
   }
 
   @Test
@@ -84,13 +138,13 @@ class KeysDocumentTest {
 
   @Test
   void textThatIsNotJsonIsRejected() {
-    assertThatThrownBy(() -> ReceiptVerifier.fromKeysDocument("{\"workspace_id\":"))
+    assertThatThrownBy(() -> ReceiptVerifier.fromKeysJson("{\"workspace_id\":"))
         .isInstanceOf(KeysDocumentException.class)
         .hasMessageContaining("keys document is not valid JSON");
-    assertThatThrownBy(() -> ReceiptVerifier.fromKeysDocument(""))
+    assertThatThrownBy(() -> ReceiptVerifier.fromKeysJson(""))
         .isInstanceOf(KeysDocumentException.class)
         .hasMessageContaining("empty");
-    assertThatThrownBy(() -> ReceiptVerifier.fromKeysDocument("[]"))
+    assertThatThrownBy(() -> ReceiptVerifier.fromKeysJson("[]"))
         .isInstanceOf(KeysDocumentException.class)
         .hasMessageContaining("must be a JSON object, found array");
   }
@@ -101,7 +155,7 @@ class KeysDocumentTest {
         Fixtures.json(Fixtures.keysDocument())
             .replaceFirst("\\{", "{\"workspace_id\":\"ws_evil\",");
 
-    assertThatThrownBy(() -> ReceiptVerifier.fromKeysDocument(text))
+    assertThatThrownBy(() -> ReceiptVerifier.fromKeysJson(text))
         .isInstanceOf(KeysDocumentException.class)
         .hasMessageContaining("Duplicate field 'workspace_id'");
   }

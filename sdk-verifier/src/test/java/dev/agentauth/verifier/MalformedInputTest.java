@@ -30,6 +30,27 @@ class MalformedInputTest {
   }
 
   @Test
+  void aFileNameGivenAsReceiptTextIsAParseFailureNamingTheFileForm() {
+    VerificationResult result = verifier.verify("receipts/r1.json");
+
+    assertThat(result.failedStep()).isEqualTo(VerificationStep.PARSE);
+    assertThat(result.message())
+        .contains("expected the receipt's JSON text, found \"receipts/r1.json\"")
+        .contains("looks like a file name")
+        .contains("verify(Files.readAllBytes(Path.of(\"receipts/r1.json\")))");
+  }
+
+  @Test
+  void textThatIsNeitherJsonNorAFileNameGetsNoFileHint() {
+    VerificationResult result = verifier.verify("01JDQ3Z8W4K2M7N9P1Q3R5S7T9");
+
+    assertThat(result.failedStep()).isEqualTo(VerificationStep.PARSE);
+    assertThat(result.message())
+        .startsWith("receipt is not valid JSON")
+        .doesNotContain("file name");
+  }
+
+  @Test
   void emptyObjectFailsAtVersion() {
     assertThat(verifier.verify("{}").failedStep()).isEqualTo(VerificationStep.VERSION);
   }

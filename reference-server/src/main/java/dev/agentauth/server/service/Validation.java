@@ -1,6 +1,7 @@
 package dev.agentauth.server.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentauth.model.AgentAuthJson;
 import dev.agentauth.server.http.ApiError;
 import dev.agentauth.server.http.ApiError.FieldProblem;
 import java.time.Duration;
@@ -304,15 +305,24 @@ public final class Validation {
     return problems.size() >= MAX_REPORTED;
   }
 
-  /** An expiry: in the future and at most 366 days ahead of {@code now}. */
+  /**
+   * An expiry: in the future and at most 366 days ahead of {@code now}. The message names the
+   * server's time, which on a test clock is not the caller's.
+   */
   public void expiry(String field, Instant expiresAt, Instant now) {
     if (expiresAt == null) {
       return;
     }
     if (!expiresAt.isAfter(now)) {
-      add(field, "must be in the future");
+      add(
+          field,
+          "must be in the future (the server's time is " + AgentAuthJson.formatInstant(now) + ")");
     } else if (expiresAt.isAfter(now.plus(Duration.ofDays(366)))) {
-      add(field, "must be at most 366 days ahead");
+      add(
+          field,
+          "must be at most 366 days ahead of the server's time ("
+              + AgentAuthJson.formatInstant(now)
+              + ")");
     }
   }
 

@@ -38,8 +38,8 @@ import okhttp3.OkHttpClient;
 /**
  * One embedded reference server on a {@link TestClock}, a typed client pointed at it, and the
  * offline checks every test applies to the receipts it sees: each one is verified with {@code
- * sdk-verifier} against the keys the client itself fetched ({@code workspaces().keys(id)}), and
- * chains with {@link ChainVerifier}.
+ * sdk-verifier} against the keys document the client itself fetched ({@code
+ * workspaces().keysJson(id)}), and chains with {@link ChainVerifier}.
  *
  * <p>The server clock starts at 10:00 UTC three days before the real date: tests move it forward
  * instead of sleeping, the next UTC midnight is exactly 14 h away, and moving it by a day or two
@@ -125,7 +125,10 @@ final class ItServer implements AutoCloseable {
     WorkspaceKeys keys = via.workspaces().keys(workspaceId);
     assertThat(keys.workspaceId()).isEqualTo(workspaceId);
     assertThat(keys.keys()).isNotEmpty();
-    return ReceiptVerifier.builder().keys(json(keys)).clock(clock).build();
+    return ReceiptVerifier.builder()
+        .keysJson(via.workspaces().keysJson(workspaceId))
+        .clock(clock)
+        .build();
   }
 
   ReceiptVerifier verifier() {
@@ -207,6 +210,9 @@ final class ItServer implements AutoCloseable {
       chain.add(r);
       texts.add(text);
     }
+    assertThat(client.receipts().chainJson(authorizationId, AWAIT))
+        .as("chainJson of %s", authorizationId)
+        .isEqualTo(texts);
     ChainReport report = new ChainVerifier(verifier).verify(texts);
     assertThat(report.problems()).as("chain of %s", authorizationId).isEmpty();
     assertThat(report.results()).allSatisfy(res -> assertThat(res.valid()).isTrue());

@@ -27,7 +27,8 @@ public final class ApiRequest<T> {
   final List<String> segments;
   final Map<String, String> query;
   final Object body;
-  final Class<T> responseType;
+  final ResponseReader<T> reader;
+  final String bodyType;
   final boolean authenticated;
   final Kind kind;
   final boolean waitForReceipt;
@@ -38,7 +39,9 @@ public final class ApiRequest<T> {
     this.segments = List.copyOf(b.segments);
     this.query = Collections.unmodifiableMap(new LinkedHashMap<>(b.query));
     this.body = b.body;
-    this.responseType = b.responseType;
+    Class<T> type = b.responseType;
+    this.reader = b.reader != null ? b.reader : (mapper, bytes) -> mapper.readValue(bytes, type);
+    this.bodyType = (b.readsAs != null ? b.readsAs : type).getSimpleName();
     this.authenticated = b.authenticated;
     this.kind = b.kind;
     this.waitForReceipt = b.waitForReceipt;
@@ -113,6 +116,8 @@ public final class ApiRequest<T> {
     private final String template;
     private final Class<T> responseType;
     private final List<String> segments;
+    private ResponseReader<T> reader;
+    private Class<?> readsAs;
     private final Map<String, String> query = new LinkedHashMap<>();
     private Object body;
     private boolean authenticated = true;
@@ -135,6 +140,17 @@ public final class ApiRequest<T> {
     /** Adds query parameters. */
     public Builder<T> query(Map<String, String> query) {
       this.query.putAll(query);
+      return this;
+    }
+
+    /**
+     * Reads the body with {@code reader} instead of the mapper's default for the response type.
+     *
+     * @param readsAs the wire type the body must read as, named in malformed-response messages
+     */
+    Builder<T> reader(ResponseReader<T> reader, Class<?> readsAs) {
+      this.reader = Objects.requireNonNull(reader, "reader");
+      this.readsAs = Objects.requireNonNull(readsAs, "readsAs");
       return this;
     }
 

@@ -210,9 +210,20 @@ public final class Endpoints {
     return byId("receipts", "receipt id", id, ReceiptLookup.class);
   }
 
-  /** {@code GET /v1/receipts/{id}} read as a JSON tree, exactly as served. */
-  public static ApiRequest<com.fasterxml.jackson.databind.JsonNode> getReceiptTree(String id) {
-    return byId("receipts", "receipt id", id, com.fasterxml.jackson.databind.JsonNode.class);
+  /**
+   * {@code GET /v1/receipts/{id}}, typed, with a signed receipt's text as served ({@link
+   * ServedJson#receipt}).
+   */
+  public static ApiRequest<ServedJson.Receipt> getReceiptServed(String id) {
+    return ApiRequest.of(
+            "GET",
+            "/v1/receipts/{id}",
+            ServedJson.Receipt.class,
+            V1,
+            "receipts",
+            Validation.id(id, "receipt id"))
+        .reader(ServedJson::receipt, ReceiptLookup.class)
+        .build();
   }
 
   /** {@code GET /v1/<collection>/{id}}, the id validated and path-encoded. */
@@ -256,6 +267,24 @@ public final class Endpoints {
             "workspaces",
             Validation.id(workspaceId, "workspace id"),
             "keys")
+        .unauthenticated()
+        .build();
+  }
+
+  /**
+   * {@code GET /v1/workspaces/{id}/keys}: the body's text as served, once it has read as {@link
+   * WorkspaceKeys}; public, sent without the API key.
+   */
+  public static ApiRequest<String> workspaceKeysJson(String workspaceId) {
+    return ApiRequest.of(
+            "GET",
+            "/v1/workspaces/{id}/keys",
+            String.class,
+            V1,
+            "workspaces",
+            Validation.id(workspaceId, "workspace id"),
+            "keys")
+        .reader(ServedJson::keys, WorkspaceKeys.class)
         .unauthenticated()
         .build();
   }

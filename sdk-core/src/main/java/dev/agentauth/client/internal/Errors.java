@@ -137,7 +137,7 @@ public final class Errors {
             + " answered HTTP "
             + status
             + " but the body is not the expected JSON ("
-            + request.responseType.getSimpleName()
+            + request.bodyType
             + "); found "
             + describeBody(contentType, body)
             + requestIdSuffix(requestId);

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * Polls {@code GET /v1/receipts/{id}} until the receipt is signed or the caller's timeout runs out.
@@ -42,58 +43,139 @@ public final class ReceiptPoller {
    */
   public SignedReceipt await(
       String receiptId, Duration timeout, RequestOptions options, Instant readyHint) {
-    Validation.id(receiptId, "receipt id");
-    requirePositive(timeout);
-    Timing timing = transport.config().timing();
-    long deadline = timing.nanoTime() + timeout.toNanos();
-    sleep(initialWait(readyHint, deadline));
-    int polls = 0;
-    while (true) {
-      ApiResponse<ReceiptLookup> r =
-          transport.execute(Endpoints.getReceipt(receiptId), pollOptions(options, deadline));
-      if (r.value() instanceof ReceiptLookup.Signed s) {
-        return s.receipt();
-      }
-      Duration remaining = remaining(deadline);
-      if (remaining.isNegative() || remaining.isZero()) {
-        throw new ReceiptWaitTimeoutException(receiptId, timeout, r.requestId());
-      }
-      sleep(min(nextWait((PendingReceipt) r.value(), polls++), remaining));
-    }
+    long deadline = deadline(timeout);
+    ReceiptLookup lookup =
+        poll(Endpoints::getReceipt, l -> l, receiptId, timeout, deadline, options, readyHint);
+    return ((ReceiptLookup.Signed) lookup).receipt();
+  }
+
+  /**
+   * Waits on the calling thread and returns the signed receipt's text as served.
+   *
+   * @param timeout the caller's timeout, named if it runs out
+   * @param deadline when to give up, from {@link #deadline(Duration)}; may have passed (one poll)
+   */
+  public String awaitJson(
+      String receiptId, Duration timeout, long deadline, RequestOptions options, Instant hint) {
+    return poll(
+            Endpoints::getReceiptServed,
+            ServedJson.Receipt::lookup,
+            receiptId,
+            timeout,
+            deadline,
+            options,
+            hint)
+        .receiptJson();
   }
 
   /** Waits without blocking a thread. */
   public CompletableFuture<SignedReceipt> awaitAsync(
       String receiptId, Duration timeout, RequestOptions options, Instant readyHint) {
-    Validation.id(receiptId, "receipt id");
-    requirePositive(timeout);
-    Timing timing = transport.config().timing();
-    long deadline = timing.nanoTime() + timeout.toNanos();
-    return timing
-        .delay(initialWait(readyHint, deadline))
-        .thenCompose(v -> pollAsync(receiptId, timeout, options, deadline, 0));
+    long deadline = deadline(timeout);
+    return pollAsync(
+            Endpoints::getReceipt, l -> l, receiptId, timeout, deadline, options, readyHint)
+        .thenApply(lookup -> ((ReceiptLookup.Signed) lookup).receipt());
   }
 
-  private CompletableFuture<SignedReceipt> pollAsync(
-      String receiptId, Duration timeout, RequestOptions options, long deadline, int polls) {
+  /** Like {@link #awaitJson}, without blocking a thread. */
+  public CompletableFuture<String> awaitJsonAsync(
+      String receiptId, Duration timeout, long deadline, RequestOptions options, Instant hint) {
+    return pollAsync(
+            Endpoints::getReceiptServed,
+            ServedJson.Receipt::lookup,
+            receiptId,
+            timeout,
+            deadline,
+            options,
+            hint)
+        .thenApply(ServedJson.Receipt::receiptJson);
+  }
+
+  /**
+   * Returns the deadline, on the client's {@link Timing#nanoTime()}, of a wait of {@code timeout}
+   * starting now.
+   *
+   * @throws IllegalArgumentException if {@code timeout} is not positive
+   */
+  public long deadline(Duration timeout) {
+    requirePositive(timeout);
+    return transport.config().timing().nanoTime() + timeout.toNanos();
+  }
+
+  /** Polls {@code endpoint} until {@code lookupOf} its answer is signed. */
+  private <T> T poll(
+      Function<String, ApiRequest<T>> endpoint,
+      Function<T, ReceiptLookup> lookupOf,
+      String receiptId,
+      Duration timeout,
+      long deadline,
+      RequestOptions options,
+      Instant readyHint) {
+    Validation.id(receiptId, "receipt id");
+    sleep(initialWait(readyHint, deadline));
+    int polls = 0;
+    while (true) {
+      ApiResponse<T> r =
+          transport.execute(endpoint.apply(receiptId), pollOptions(options, deadline));
+      ReceiptLookup lookup = lookupOf.apply(r.value());
+      if (lookup instanceof ReceiptLookup.Signed) {
+        return r.value();
+      }
+      Duration remaining = remaining(deadline);
+      if (remaining.isNegative() || remaining.isZero()) {
+        throw new ReceiptWaitTimeoutException(receiptId, timeout, r.requestId());
+      }
+      sleep(min(nextWait((PendingReceipt) lookup, polls++), remaining));
+    }
+  }
+
+  private <T> CompletableFuture<T> pollAsync(
+      Function<String, ApiRequest<T>> endpoint,
+      Function<T, ReceiptLookup> lookupOf,
+      String receiptId,
+      Duration timeout,
+      long deadline,
+      RequestOptions options,
+      Instant readyHint) {
+    Validation.id(receiptId, "receipt id");
     return transport
-        .executeAsync(Endpoints.getReceipt(receiptId), pollOptions(options, deadline))
+        .config()
+        .timing()
+        .delay(initialWait(readyHint, deadline))
+        .thenCompose(v -> pollAsync(endpoint, lookupOf, receiptId, timeout, options, deadline, 0));
+  }
+
+  private <T> CompletableFuture<T> pollAsync(
+      Function<String, ApiRequest<T>> endpoint,
+      Function<T, ReceiptLookup> lookupOf,
+      String receiptId,
+      Duration timeout,
+      RequestOptions options,
+      long deadline,
+      int polls) {
+    return transport
+        .executeAsync(endpoint.apply(receiptId), pollOptions(options, deadline))
         .thenCompose(
             r -> {
-              if (r.value() instanceof ReceiptLookup.Signed s) {
-                return CompletableFuture.completedFuture(s.receipt());
+              ReceiptLookup lookup = lookupOf.apply(r.value());
+              if (lookup instanceof ReceiptLookup.Signed) {
+                return CompletableFuture.completedFuture(r.value());
               }
               Duration remaining = remaining(deadline);
               if (remaining.isNegative() || remaining.isZero()) {
                 return CompletableFuture.failedFuture(
                     new ReceiptWaitTimeoutException(receiptId, timeout, r.requestId()));
               }
-              Duration wait = min(nextWait((PendingReceipt) r.value(), polls), remaining);
+              Duration wait = min(nextWait((PendingReceipt) lookup, polls), remaining);
               return transport
                   .config()
                   .timing()
                   .delay(wait)
-                  .thenCompose(v -> pollAsync(receiptId, timeout, options, deadline, polls + 1));
+                  .thenCompose(
+                      v ->
+                          pollAsync(
+                              endpoint, lookupOf, receiptId, timeout, options, deadline,
+                              polls + 1));
             });
   }
 

@@ -200,7 +200,7 @@ public final class Transport {
     int status = response.code();
     if (status >= 200 && status < 300) {
       try {
-        T value = bytes.length == 0 ? null : config.mapper().readValue(bytes, request.responseType);
+        T value = bytes.length == 0 ? null : request.reader.read(config.mapper(), bytes);
         if (value == null) {
           return Attempt.failed(
               errors.malformed(request, status, contentType, bytes, requestId, null), false);

@@ -160,7 +160,7 @@ final class VerifyCommand implements Callable<Integer> {
     }
     ReceiptVerifier verifier;
     try {
-      verifier = ReceiptVerifier.builder().keys(document).clock(clock).build();
+      verifier = ReceiptVerifier.builder().keysJson(document).clock(clock).build();
     } catch (KeysDocumentException e) {
       throw new InputException(source + ": " + e.getMessage());
     }

@@ -64,7 +64,7 @@ class ReceiptSignerTest {
             + signer.publicKeyBase64Url()
             + "\",\"active_from\":\"2026-01-01T00:00:00Z\",\"active_until\":null}]}";
     return ReceiptVerifier.builder()
-        .keys(keys)
+        .keysJson(keys)
         .clock(Clock.fixed(Instant.parse("2026-11-22T12:00:00Z"), ZoneOffset.UTC))
         .build();
   }
