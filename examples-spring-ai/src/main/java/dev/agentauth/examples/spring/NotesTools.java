@@ -1,0 +1,25 @@
+package dev.agentauth.examples.spring;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.ai.mcp.annotation.McpTool;
+import org.springframework.ai.mcp.annotation.McpToolParam;
+import org.springframework.stereotype.Component;
+
+/** Notes tools, as MCP tools: nothing in them knows about agentauth. */
+@Component
+public class NotesTools {
+
+  private final Map<String, String> notes = new ConcurrentHashMap<>(Map.of("n1", "Call the bank"));
+
+  @McpTool(name = "search_notes", description = "Searches the user's notes")
+  public List<String> searchNotes(@McpToolParam(description = "Text to look for") String query) {
+    return notes.values().stream().filter(n -> n.contains(query)).toList();
+  }
+
+  @McpTool(name = "delete_note", description = "Deletes one of the user's notes")
+  public String deleteNote(@McpToolParam(description = "The note's id") String noteId) {
+    return notes.remove(noteId) == null ? "no such note" : "deleted " + noteId;
+  }
+}

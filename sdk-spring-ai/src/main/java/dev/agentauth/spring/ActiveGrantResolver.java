@@ -1,0 +1,133 @@
+package dev.agentauth.spring;
+
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.agentauth.client.AgentAuthClient;
+import dev.agentauth.client.AuthorizationListParams;
+import dev.agentauth.mcp.AsyncAuthorizationResolver;
+import dev.agentauth.mcp.AuthorizationResolver;
+import dev.agentauth.model.Authorization;
+import dev.agentauth.model.AuthorizationPage;
+import dev.agentauth.model.AuthorizationStatus;
+import dev.agentauth.model.ScopeEntry;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
+
+/**
+ * Finds a tool call's authorization among the user's active ones ({@code GET
+ * /v1/authorizations?user_id=…&status=active}, and {@code agent_id} when configured): the newest
+ * that grants the tool's scope, else the newest (so that the service decides, and records, the
+ * denial), else none (a local {@code authorization_not_found} denial). A user's list is cached for
+ * a short time; revocation still takes effect at once, because every call is checked.
+ *
+ * <p>Blocking, with a non-blocking form ({@link #async()}) for async tools. Thread-safe.
+ */
+public final class ActiveGrantResolver implements AuthorizationResolver {
+
+  /** At most this many authorizations of one user are considered (one page). */
+  static final int PAGE_LIMIT = 100;
+
+  private final AgentAuthClient client;
+  private final String agentId;
+  private final Function<String, String> scopeMapper;
+  private final AsyncCache<String, List<Authorization>> cache;
+
+  /**
+   * @param client the client listing authorizations
+   * @param agentId only authorizations of this agent, or {@code null} for any
+   * @param scopeMapper tool name to checked scope, as the guard maps it
+   * @param ttl how long a user's list is kept ({@link Duration#ZERO}: not kept)
+   */
+  public ActiveGrantResolver(
+      AgentAuthClient client, String agentId, Function<String, String> scopeMapper, Duration ttl) {
+    this.client = Objects.requireNonNull(client, "client");
+    this.agentId = agentId == null || agentId.isBlank() ? null : agentId;
+    this.scopeMapper = Objects.requireNonNull(scopeMapper, "scopeMapper");
+    Objects.requireNonNull(ttl, "ttl");
+    this.cache =
+        ttl.isZero() || ttl.isNegative()
+            ? null
+            : Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(ttl).buildAsync();
+  }
+
+  @Override
+  public Optional<String> resolve(String userId, String toolName, Map<String, Object> arguments) {
+    try {
+      return pick(authorizations(userId).join(), scopeMapper.apply(toolName));
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw e;
+    }
+  }
+
+  /** Returns the non-blocking form of this resolver, sharing its cache. */
+  public AsyncAuthorizationResolver async() {
+    return (userId, toolName, arguments) -> {
+      String scope = scopeMapper.apply(toolName);
+      return authorizations(userId).thenApply(list -> pick(list, scope));
+    };
+  }
+
+  private CompletableFuture<List<Authorization>> authorizations(String userId) {
+    if (cache == null) {
+      return fetch(userId);
+    }
+    return cache.get(userId, (key, executor) -> fetch(key));
+  }
+
+  private CompletableFuture<List<Authorization>> fetch(String userId) {
+    AuthorizationListParams.Builder params =
+        AuthorizationListParams.builder()
+            .userId(userId)
+            .status(AuthorizationStatus.ACTIVE)
+            .limit(PAGE_LIMIT);
+    if (agentId != null) {
+      params.agentId(agentId);
+    }
+    return client
+        .async()
+        .authorizations()
+        .list(params.build())
+        .thenApply(AuthorizationPage::authorizations);
+  }
+
+  static Optional<String> pick(List<Authorization> authorizations, String scope) {
+    Comparator<Authorization> newestFirst =
+        Comparator.comparing(
+                Authorization::createdAt, Comparator.nullsFirst(Comparator.naturalOrder()))
+            .reversed();
+    List<Authorization> active =
+        authorizations.stream()
+            .filter(a -> a.status() == AuthorizationStatus.ACTIVE)
+            .sorted(newestFirst)
+            .toList();
+    return active.stream()
+        .filter(a -> grants(a, scope))
+        .findFirst()
+        .or(() -> active.stream().findFirst())
+        .map(Authorization::authorizationId);
+  }
+
+  private static boolean grants(Authorization a, String scope) {
+    for (ScopeEntry entry : a.scopes()) {
+      if (scope.equals(entry.name())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public String toString() {
+    return "ActiveGrantResolver{agentId=" + agentId + "}";
+  }
+}

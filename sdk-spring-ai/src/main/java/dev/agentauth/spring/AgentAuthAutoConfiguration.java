@@ -1,0 +1,346 @@
+package dev.agentauth.spring;
+
+import dev.agentauth.client.AgentAuthClient;
+import dev.agentauth.client.FallbackPolicy;
+import dev.agentauth.mcp.AgentAuthToolGuard;
+import dev.agentauth.mcp.AsyncAuthorizationResolver;
+import dev.agentauth.mcp.AuthorizationResolver;
+import dev.agentauth.mcp.DecisionListener;
+import dev.agentauth.mcp.UserIdSource;
+import dev.agentauth.spring.AgentAuthProperties.FallbackMode;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.ai.mcp.server.common.autoconfigure.McpServerAutoConfiguration;
+import org.springframework.ai.mcp.server.common.autoconfigure.McpServerStatelessAutoConfiguration;
+import org.springframework.ai.mcp.server.common.autoconfigure.McpServerStdioDisabledCondition;
+import org.springframework.ai.mcp.server.common.autoconfigure.properties.McpServerStreamableHttpProperties;
+import org.springframework.ai.mcp.server.webmvc.transport.WebMvcStatelessServerTransport;
+import org.springframework.ai.mcp.server.webmvc.transport.WebMvcStreamableServerTransportProvider;
+import org.springframework.ai.tool.ToolCallback;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The agentauth starter's auto-configuration: an {@link AgentAuthClient} from {@code agentauth.*},
+ * and, in a Spring AI MCP server, a guard around every tool before the server is built (ordered
+ * before Spring AI's MCP server auto-configurations). Every bean backs off when the application
+ * defines its own of the same type: the client, the {@link AuthorizationResolver} (or {@link
+ * AsyncAuthorizationResolver}), the {@link UserIdSource}, the {@link ToolScopes}, the guard, the
+ * transport context extractor, and {@link DecisionListener}s (all of which are told of every
+ * decision).
+ */
+@AutoConfiguration(
+    beforeName = {
+      "org.springframework.ai.mcp.server.common.autoconfigure.McpServerAutoConfiguration",
+      "org.springframework.ai.mcp.server.common.autoconfigure.McpServerStatelessAutoConfiguration",
+      "org.springframework.ai.mcp.server.webmvc.autoconfigure.McpServerStreamableHttpWebMvcAutoConfiguration",
+      "org.springframework.ai.mcp.server.webmvc.autoconfigure.McpServerStatelessWebMvcAutoConfiguration"
+    })
+@EnableConfigurationProperties(AgentAuthProperties.class)
+public class AgentAuthAutoConfiguration {
+
+  private static final Logger log = LoggerFactory.getLogger(AgentAuthAutoConfiguration.class);
+
+  /** The client every part of the starter uses. */
+  @Bean
+  @ConditionalOnMissingBean
+  public AgentAuthClient agentAuthClient(AgentAuthProperties properties) {
+    if (properties.getBaseUrl() == null || properties.getBaseUrl().isBlank()) {
+      throw new IllegalStateException(
+          "agentauth.base-url is not set: set it to the agentauth service's URL (and"
+              + " agentauth.api-key), or define an AgentAuthClient bean");
+    }
+    if (properties.getApiKey() == null || properties.getApiKey().isBlank()) {
+      throw new IllegalStateException(
+          "agentauth.api-key is not set: set it (e.g. agentauth.api-key=${AGENTAUTH_API_KEY}), or"
+              + " define an AgentAuthClient bean");
+    }
+    return AgentAuthClient.builder()
+        .baseUrl(properties.getBaseUrl())
+        .apiKey(properties.getApiKey())
+        .connectTimeout(properties.getConnectTimeout())
+        .requestTimeout(properties.getRequestTimeout())
+        .checkTimeout(properties.getCheckTimeout())
+        .maxRetries(properties.getMaxRetries())
+        .allowInsecureHttp(properties.isAllowInsecureHttp())
+        .fallback(fallbackPolicy(properties.getFallback()))
+        .build();
+  }
+
+  static FallbackPolicy fallbackPolicy(AgentAuthProperties.Fallback fallback) {
+    FallbackPolicy policy =
+        switch (fallback.getMode()) {
+          case FAIL_CLOSED -> FallbackPolicy.failClosed();
+          case FAIL_OPEN -> FallbackPolicy.failOpen();
+          case DISABLED -> FallbackPolicy.disabled();
+        };
+    for (Map.Entry<String, FallbackMode> e : fallback.getScopes().entrySet()) {
+      policy =
+          switch (e.getValue()) {
+            case FAIL_CLOSED -> policy.withFailClosed(e.getKey());
+            case FAIL_OPEN -> policy.withFailOpen(e.getKey());
+            case DISABLED ->
+                throw new IllegalStateException(
+                    "agentauth.fallback.scopes."
+                        + e.getKey()
+                        + ": expected fail-closed or fail-open, found disabled (disabled applies to"
+                        + " every scope: agentauth.fallback.mode)");
+          };
+    }
+    return policy;
+  }
+
+  /** How tool names become scopes. */
+  @Bean
+  @ConditionalOnMissingBean
+  public ToolScopes agentAuthToolScopes(AgentAuthProperties properties) {
+    return new ToolScopes(
+        properties.getMcp().getToolScopes(), properties.getMcp().getScopePrefix());
+  }
+
+  /** The default resolver: the user's active authorizations, listed and cached briefly. */
+  @Bean
+  @ConditionalOnMissingBean({AuthorizationResolver.class, AsyncAuthorizationResolver.class})
+  public ActiveGrantResolver agentAuthAuthorizationResolver(
+      AgentAuthClient client, ToolScopes scopes, AgentAuthProperties properties) {
+    return new ActiveGrantResolver(
+        client,
+        properties.getMcp().getAgentId(),
+        scopes,
+        properties.getMcp().getResolverCacheTtl());
+  }
+
+  /**
+   * Returns a guard builder with everything but the user id source: client, resolver, scopes,
+   * listeners.
+   */
+  static AgentAuthToolGuard.Builder guardBuilder(
+      AgentAuthClient client,
+      ObjectProvider<AuthorizationResolver> resolvers,
+      ObjectProvider<AsyncAuthorizationResolver> asyncResolvers,
+      ToolScopes scopes,
+      ObjectProvider<DecisionListener> listeners,
+      AgentAuthProperties properties) {
+    AgentAuthToolGuard.Builder b =
+        AgentAuthToolGuard.builder()
+            .client(client)
+            .scopeMapper(scopes)
+            .visibilityCacheTtl(properties.getMcp().getVisibilityCacheTtl());
+    AsyncAuthorizationResolver async = asyncResolvers.getIfUnique();
+    AuthorizationResolver sync = resolvers.getIfUnique();
+    if (async != null) {
+      b.asyncAuthorizationResolver(async);
+    } else if (sync instanceof ActiveGrantResolver active) {
+      b.asyncAuthorizationResolver(active.async());
+    } else if (sync != null) {
+      b.authorizationResolver(sync);
+    } else {
+      throw new IllegalStateException(
+          "expected one AuthorizationResolver or AsyncAuthorizationResolver bean, found none or"
+              + " several");
+    }
+    List<DecisionListener> all = listeners.orderedStream().toList();
+    if (!all.isEmpty()) {
+      b.listener(
+          decision -> {
+            for (DecisionListener l : all) {
+              l.onDecision(decision);
+            }
+          });
+    }
+    return b;
+  }
+
+  /** Guarding of the tools of a Spring AI MCP server. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass({McpSchema.class, AgentAuthToolGuard.class})
+  @ConditionalOnProperty(
+      prefix = "agentauth.mcp",
+      name = "enabled",
+      havingValue = "true",
+      matchIfMissing = true)
+  static class McpGuardConfiguration {
+
+    /** Where the caller's user id comes from, per {@code agentauth.mcp.user-id.source}. */
+    @Bean
+    @ConditionalOnMissingBean
+    UserIdSource agentAuthUserIdSource(AgentAuthProperties properties) {
+      AgentAuthProperties.UserId userId = properties.getMcp().getUserId();
+      if (userId.getSource() == AgentAuthProperties.UserIdSourceKind.ARGUMENT) {
+        log.warn(
+            "agentauth takes the user id from the tool argument \"{}\", which the model writes: a"
+                + " prompt-injected model can act as another user. Use it only where the model's"
+                + " input is trusted as much as the user (agentauth.mcp.user-id.source)",
+            userId.getArgument());
+        return UserIdSource.argument(userId.getArgument());
+      }
+      return UserIdSource.transportContext(AuthenticatedUserExtractor.USER_ID_KEY);
+    }
+
+    /** The guard of every tool the MCP server exposes. */
+    @Bean
+    @ConditionalOnMissingBean
+    AgentAuthToolGuard agentAuthToolGuard(
+        AgentAuthClient client,
+        UserIdSource userIdSource,
+        ObjectProvider<AuthorizationResolver> resolvers,
+        ObjectProvider<AsyncAuthorizationResolver> asyncResolvers,
+        ToolScopes scopes,
+        ObjectProvider<DecisionListener> listeners,
+        AgentAuthProperties properties) {
+      return guardBuilder(client, resolvers, asyncResolvers, scopes, listeners, properties)
+          .userIdSource(userIdSource)
+          .build();
+    }
+
+    /** Wraps the tool specifications before Spring AI builds the server from them. */
+    @Bean
+    static ToolSpecificationGuardPostProcessor agentAuthToolSpecificationGuard(
+        ObjectProvider<AgentAuthToolGuard> guard, Environment environment) {
+      return new ToolSpecificationGuardPostProcessor(
+          guard::getObject,
+          () ->
+              environment.getProperty(
+                  "agentauth.mcp.hide-unauthorized-tools", Boolean.class, false));
+    }
+
+    /** Adds the tools/list filter to an async server (Spring AI defines no customizer for it). */
+    @Bean
+    @ConditionalOnClass(name = "org.springframework.ai.mcp.customizer.McpAsyncServerCustomizer")
+    @ConditionalOnProperty(
+        prefix = "agentauth.mcp",
+        name = "hide-unauthorized-tools",
+        havingValue = "true")
+    @ConditionalOnProperty(prefix = "spring.ai.mcp.server", name = "type", havingValue = "ASYNC")
+    @ConditionalOnMissingBean(
+        type = "org.springframework.ai.mcp.customizer.McpAsyncServerCustomizer")
+    Object agentAuthAsyncToolFilterCustomizer(AgentAuthToolGuard guard) {
+      return new ToolFilterCustomizers.Async(guard);
+    }
+  }
+
+  /**
+   * The caller's identity on a Spring WebMVC MCP server: the starter supplies Spring AI's
+   * streamable-HTTP and stateless transports with a context extractor that reads the authenticated
+   * principal. Backs off when the application defines the transport itself.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass({
+    WebMvcStreamableServerTransportProvider.class,
+    McpServerAutoConfiguration.class,
+    AgentAuthToolGuard.class
+  })
+  @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+  @ConditionalOnProperty(
+      prefix = "agentauth.mcp",
+      name = "enabled",
+      havingValue = "true",
+      matchIfMissing = true)
+  @EnableConfigurationProperties(McpServerStreamableHttpProperties.class)
+  static class WebMvcIdentityConfiguration {
+
+    /** Reads the user id from the request's authenticated principal. */
+    @Bean
+    @ConditionalOnMissingBean
+    AuthenticatedUserExtractor agentAuthUserExtractor(AgentAuthProperties properties) {
+      AgentAuthProperties.UserId userId = properties.getMcp().getUserId();
+      if (userId.getSource() == AgentAuthProperties.UserIdSourceKind.JWT_CLAIM) {
+        if (!JwtClaims.available()) {
+          throw new IllegalStateException(
+              "agentauth.mcp.user-id.source=jwt-claim needs Spring Security's OAuth2 JOSE support"
+                  + " (spring-boot-starter-oauth2-resource-server) on the classpath");
+        }
+        return new AuthenticatedUserExtractor(JwtClaims.claim(userId.getClaim()));
+      }
+      return AuthenticatedUserExtractor.principalName();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @Conditional({
+      McpServerStdioDisabledCondition.class,
+      McpServerAutoConfiguration.EnabledStreamableServerCondition.class
+    })
+    WebMvcStreamableServerTransportProvider webMvcStreamableServerTransportProvider(
+        @Qualifier("mcpServerJsonMapper") JsonMapper jsonMapper,
+        McpServerStreamableHttpProperties serverProperties,
+        AuthenticatedUserExtractor extractor) {
+      return WebMvcStreamableServerTransportProvider.builder()
+          .jsonMapper(new JacksonMcpJsonMapper(jsonMapper))
+          .mcpEndpoint(serverProperties.getMcpEndpoint())
+          .keepAliveInterval(serverProperties.getKeepAliveInterval())
+          .disallowDelete(serverProperties.isDisallowDelete())
+          .contextExtractor(extractor)
+          .build();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @Conditional({
+      McpServerStdioDisabledCondition.class,
+      McpServerStatelessAutoConfiguration.EnabledStatelessServerCondition.class
+    })
+    WebMvcStatelessServerTransport webMvcStatelessServerTransport(
+        @Qualifier("mcpServerJsonMapper") JsonMapper jsonMapper,
+        McpServerStreamableHttpProperties serverProperties,
+        AuthenticatedUserExtractor extractor) {
+      return WebMvcStatelessServerTransport.builder()
+          .jsonMapper(new JacksonMcpJsonMapper(jsonMapper))
+          .messageEndpoint(serverProperties.getMcpEndpoint())
+          .contextExtractor(extractor)
+          .build();
+    }
+  }
+
+  /** The guard of tools a ChatClient calls in-process. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass({ToolCallback.class, AgentAuthToolGuard.class, McpSchema.class})
+  static class ToolCallbackConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    AgentAuthToolCallbacks agentAuthToolCallbacks(
+        AgentAuthClient client,
+        ObjectProvider<AuthorizationResolver> resolvers,
+        ObjectProvider<AsyncAuthorizationResolver> asyncResolvers,
+        ToolScopes scopes,
+        ObjectProvider<DecisionListener> listeners,
+        AgentAuthProperties properties) {
+      AgentAuthToolGuard guard =
+          guardBuilder(client, resolvers, asyncResolvers, scopes, listeners, properties)
+              .userIdSource(UserIdSource.transportContext(AuthenticatedUserExtractor.USER_ID_KEY))
+              .build();
+      return new AgentAuthToolCallbacks(guard, properties.getChat().getUserIdKey());
+    }
+  }
+
+  /** Decision metrics, when the application has a Micrometer registry. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(MeterRegistry.class)
+  static class MetricsConfiguration {
+
+    @Bean
+    @ConditionalOnBean(MeterRegistry.class)
+    @ConditionalOnMissingBean
+    MicrometerDecisionListener agentAuthMetricsListener(MeterRegistry registry) {
+      return new MicrometerDecisionListener(registry);
+    }
+  }
+}

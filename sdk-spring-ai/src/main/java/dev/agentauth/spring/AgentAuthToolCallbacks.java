@@ -1,0 +1,67 @@
+package dev.agentauth.spring;
+
+import dev.agentauth.mcp.AgentAuthToolGuard;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import org.springframework.ai.tool.ToolCallback;
+import org.springframework.ai.tool.ToolCallbackProvider;
+
+/**
+ * Guards the tools a {@code ChatClient} calls in-process (a bean of the starter):
+ *
+ * <pre>{@code
+ * chatClient.prompt(question)
+ *     .toolCallbacks(toolCallbacks.guard(ToolCallbacks.from(new CrmTools())))
+ *     .toolContext(Map.of("user_id", currentUser))
+ *     .call()
+ *     .content();
+ * }</pre>
+ *
+ * <p>Each returned callback is a {@link GuardedToolCallback}: checked before it runs, user id from
+ * the {@code ToolContext} entry {@code agentauth.chat.user-id-key} (default {@code user_id}), a
+ * refusal returned to the model as the tool's result. Do not also register guarded callbacks as
+ * beans that the MCP server exposes: the server guards its tools itself, and each call would be
+ * checked twice.
+ */
+public final class AgentAuthToolCallbacks {
+
+  private final AgentAuthToolGuard guard;
+  private final String userIdKey;
+
+  /**
+   * @param guard the guard whose user id source reads {@link
+   *     AuthenticatedUserExtractor#USER_ID_KEY} from the transport context
+   * @param userIdKey the tool context entry holding the user id
+   */
+  public AgentAuthToolCallbacks(AgentAuthToolGuard guard, String userIdKey) {
+    this.guard = Objects.requireNonNull(guard, "guard");
+    this.userIdKey = Objects.requireNonNull(userIdKey, "userIdKey");
+  }
+
+  /** Returns {@code callback} guarded (a guarded callback is returned as it is). */
+  public ToolCallback guard(ToolCallback callback) {
+    Objects.requireNonNull(callback, "callback");
+    return callback instanceof GuardedToolCallback
+        ? callback
+        : new GuardedToolCallback(callback, guard, userIdKey);
+  }
+
+  /** Returns every callback guarded, in order. */
+  public ToolCallback[] guard(ToolCallback... callbacks) {
+    return Arrays.stream(Objects.requireNonNull(callbacks, "callbacks"))
+        .map(this::guard)
+        .toArray(ToolCallback[]::new);
+  }
+
+  /** Returns every callback guarded, in order. */
+  public List<ToolCallback> guard(List<? extends ToolCallback> callbacks) {
+    return Objects.requireNonNull(callbacks, "callbacks").stream().map(this::guard).toList();
+  }
+
+  /** Returns a provider of {@code provider}'s callbacks, guarded. */
+  public ToolCallbackProvider guard(ToolCallbackProvider provider) {
+    Objects.requireNonNull(provider, "provider");
+    return () -> guard(provider.getToolCallbacks());
+  }
+}

@@ -1,0 +1,57 @@
+package dev.agentauth.spring;
+
+import dev.agentauth.mcp.DecisionListener;
+import dev.agentauth.mcp.GuardDecision;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.Objects;
+
+/**
+ * Records every guard decision in Micrometer (registered by the starter when the application has a
+ * {@link MeterRegistry}):
+ *
+ * <ul>
+ *   <li>{@value #DECISIONS}, a counter tagged {@code tool}, {@code decision}, {@code reason},
+ *       {@code local} ({@code true} for decisions made without the service) and {@code fallback}
+ *       ({@code none}, {@code fail_closed} or {@code fail_open});
+ *   <li>{@value #LATENCY}, a timer of the guard's decision time tagged {@code tool} and {@code
+ *       decision}.
+ * </ul>
+ *
+ * <p>Tag values are bounded: tool names come from the server's registered tools, decisions and
+ * reasons from the service's fixed vocabularies.
+ */
+public final class MicrometerDecisionListener implements DecisionListener {
+
+  /** The decision counter's name: {@value}. */
+  public static final String DECISIONS = "agentauth.guard.decisions";
+
+  /** The decision timer's name: {@value}. */
+  public static final String LATENCY = "agentauth.guard.latency";
+
+  private final MeterRegistry registry;
+
+  public MicrometerDecisionListener(MeterRegistry registry) {
+    this.registry = Objects.requireNonNull(registry, "registry");
+  }
+
+  @Override
+  public void onDecision(GuardDecision d) {
+    Counter.builder(DECISIONS)
+        .description("agentauth tool-call decisions")
+        .tag("tool", d.toolName())
+        .tag("decision", d.decision().value())
+        .tag("reason", d.reason().value())
+        .tag("local", Boolean.toString(d.local()))
+        .tag("fallback", d.fallbackMode() == null ? "none" : d.fallbackMode().value())
+        .register(registry)
+        .increment();
+    Timer.builder(LATENCY)
+        .description("time the agentauth guard took to decide a tool call")
+        .tag("tool", d.toolName())
+        .tag("decision", d.decision().value())
+        .register(registry)
+        .record(d.latency());
+  }
+}

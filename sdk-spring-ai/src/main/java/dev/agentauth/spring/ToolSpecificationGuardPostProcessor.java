@@ -1,0 +1,138 @@
+package dev.agentauth.spring;
+
+import dev.agentauth.mcp.AgentAuthToolFilter;
+import dev.agentauth.mcp.AgentAuthToolGuard;
+import io.modelcontextprotocol.server.McpAsyncListFilter;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpStatelessServerFeatures;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.ai.mcp.customizer.McpAsyncServerCustomizer;
+import org.springframework.ai.mcp.customizer.McpSyncServerCustomizer;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+
+/**
+ * Wraps every MCP tool specification the application context holds with the agentauth guard, before
+ * Spring AI builds the MCP server from them. Spring AI collects tools as beans of type {@code
+ * List<…ToolSpecification>} ({@code @McpTool} methods, {@code @Tool} methods and {@code
+ * ToolCallback}/{@code ToolCallbackProvider} beans, each converted by its auto-configuration); a
+ * list bean holding sync, async, stateless sync or stateless async specifications, and a single
+ * specification bean, are replaced by their guarded equivalents. Other beans pass unchanged.
+ *
+ * <p>With tool hiding on, Spring AI's {@link McpSyncServerCustomizer} bean (which Spring AI defines
+ * for servlet servers, without {@code @ConditionalOnMissingBean}, so that a second one would
+ * conflict) is decorated to also add the guard's tools/list filter.
+ */
+final class ToolSpecificationGuardPostProcessor implements BeanPostProcessor {
+
+  private static final Logger log =
+      LoggerFactory.getLogger(ToolSpecificationGuardPostProcessor.class);
+
+  private final Supplier<AgentAuthToolGuard> guard;
+  private final Supplier<Boolean> hideTools;
+
+  ToolSpecificationGuardPostProcessor(
+      Supplier<AgentAuthToolGuard> guard, Supplier<Boolean> hideTools) {
+    this.guard = guard;
+    this.hideTools = hideTools;
+  }
+
+  @Override
+  public Object postProcessAfterInitialization(Object bean, String beanName) {
+    if (bean instanceof List<?> list && !list.isEmpty()) {
+      return wrapList(list, beanName);
+    }
+    if (bean instanceof McpServerFeatures.SyncToolSpecification spec) {
+      return logged(beanName, 1, guard.get().wrap(spec));
+    }
+    if (bean instanceof McpServerFeatures.AsyncToolSpecification spec) {
+      return logged(beanName, 1, guard.get().wrap(spec));
+    }
+    if (bean instanceof McpStatelessServerFeatures.SyncToolSpecification spec) {
+      return logged(beanName, 1, guard.get().wrap(spec));
+    }
+    if (bean instanceof McpStatelessServerFeatures.AsyncToolSpecification spec) {
+      return logged(beanName, 1, guard.get().wrap(spec));
+    }
+    if (bean instanceof McpSyncServerCustomizer customizer
+        && !(bean instanceof ToolFilterCustomizers.Marker)
+        && Boolean.TRUE.equals(hideTools.get())) {
+      AgentAuthToolFilter filter = guard.get().toolFilter();
+      log.info("agentauth hides unauthorized tools in tools/list (customizer {})", beanName);
+      return (McpSyncServerCustomizer)
+          builder -> {
+            customizer.customize(builder);
+            builder.addToolFilter(filter);
+          };
+    }
+    if (bean instanceof McpAsyncServerCustomizer customizer
+        && !(bean instanceof ToolFilterCustomizers.Marker)
+        && Boolean.TRUE.equals(hideTools.get())) {
+      McpAsyncListFilter<McpSchema.Tool> filter = guard.get().toolFilter().async();
+      log.info("agentauth hides unauthorized tools in tools/list (customizer {})", beanName);
+      return (McpAsyncServerCustomizer)
+          builder -> {
+            customizer.customize(builder);
+            builder.addToolFilter(filter);
+          };
+    }
+    return bean;
+  }
+
+  private Object wrapList(List<?> list, String beanName) {
+    Object first = list.get(0);
+    if (first instanceof McpServerFeatures.SyncToolSpecification) {
+      return wrapAll(
+          list, McpServerFeatures.SyncToolSpecification.class, beanName, guard.get()::wrapAllSync);
+    }
+    if (first instanceof McpServerFeatures.AsyncToolSpecification) {
+      return wrapAll(
+          list,
+          McpServerFeatures.AsyncToolSpecification.class,
+          beanName,
+          guard.get()::wrapAllAsync);
+    }
+    if (first instanceof McpStatelessServerFeatures.SyncToolSpecification) {
+      return wrapAll(
+          list,
+          McpStatelessServerFeatures.SyncToolSpecification.class,
+          beanName,
+          guard.get()::wrapAllStatelessSync);
+    }
+    if (first instanceof McpStatelessServerFeatures.AsyncToolSpecification) {
+      return wrapAll(
+          list,
+          McpStatelessServerFeatures.AsyncToolSpecification.class,
+          beanName,
+          guard.get()::wrapAllStatelessAsync);
+    }
+    return list;
+  }
+
+  private static <T> Object wrapAll(
+      List<?> list, Class<T> type, String beanName, Function<List<T>, List<T>> wrapper) {
+    for (Object element : list) {
+      if (!type.isInstance(element)) {
+        // Not a homogeneous list of specifications: not one Spring AI builds; leave it alone.
+        log.warn(
+            "agentauth left bean {} unguarded: a list mixing {} with {}",
+            beanName,
+            type.getName(),
+            element == null ? "null" : element.getClass().getName());
+        return list;
+      }
+    }
+    @SuppressWarnings("unchecked")
+    List<T> specs = (List<T>) list;
+    return logged(beanName, specs.size(), wrapper.apply(specs));
+  }
+
+  private static <T> T logged(String beanName, int count, T wrapped) {
+    log.info("agentauth guards {} MCP tool(s) of bean {}", count, beanName);
+    return wrapped;
+  }
+}
