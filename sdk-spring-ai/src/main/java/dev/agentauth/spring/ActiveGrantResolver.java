@@ -4,6 +4,9 @@ import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.agentauth.client.AgentAuthClient;
 import dev.agentauth.client.AuthorizationListParams;
+import dev.agentauth.client.ConnectionException;
+import dev.agentauth.client.RequestTimeoutException;
+import dev.agentauth.client.ServerException;
 import dev.agentauth.mcp.AsyncAuthorizationResolver;
 import dev.agentauth.mcp.AuthorizationResolver;
 import dev.agentauth.model.Authorization;
@@ -30,6 +33,12 @@ import java.util.function.Function;
  * <p>Blocking, with a non-blocking form ({@link #async()}) for async tools. Thread-safe.
  */
 public final class ActiveGrantResolver implements AuthorizationResolver {
+
+  /**
+   * The authorization id checked when the service could not list the user's authorizations: {@value}
+   * (a well-formed id no authorization has).
+   */
+  public static final String UNRESOLVED = "auth_unresolved";
 
   /** At most this many authorizations of one user are considered (one page). */
   static final int PAGE_LIMIT = 100;
@@ -60,7 +69,7 @@ public final class ActiveGrantResolver implements AuthorizationResolver {
   @Override
   public Optional<String> resolve(String userId, String toolName, Map<String, Object> arguments) {
     try {
-      return pick(authorizations(userId).join(), scopeMapper.apply(toolName));
+      return resolved(userId, scopeMapper.apply(toolName)).join();
     } catch (CompletionException e) {
       if (e.getCause() instanceof RuntimeException r) {
         throw r;
@@ -71,10 +80,29 @@ public final class ActiveGrantResolver implements AuthorizationResolver {
 
   /** Returns the non-blocking form of this resolver, sharing its cache. */
   public AsyncAuthorizationResolver async() {
-    return (userId, toolName, arguments) -> {
-      String scope = scopeMapper.apply(toolName);
-      return authorizations(userId).thenApply(list -> pick(list, scope));
-    };
+    return (userId, toolName, arguments) -> resolved(userId, scopeMapper.apply(toolName));
+  }
+
+  /**
+   * The authorization for {@code scope}; when the service cannot answer the listing (connection
+   * failure, timeout, 5xx), {@link #UNRESOLVED}: the check that follows meets the same outage, and
+   * the client's fallback policy decides the call, as for any check the service cannot answer.
+   */
+  private CompletableFuture<Optional<String>> resolved(String userId, String scope) {
+    return authorizations(userId)
+        .handle(
+            (list, failure) -> {
+              if (failure == null) {
+                return pick(list, scope);
+              }
+              Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+              if (cause instanceof ConnectionException
+                  || cause instanceof RequestTimeoutException
+                  || cause instanceof ServerException) {
+                return Optional.of(UNRESOLVED);
+              }
+              throw failure instanceof CompletionException c ? c : new CompletionException(cause);
+            });
   }
 
   private CompletableFuture<List<Authorization>> authorizations(String userId) {

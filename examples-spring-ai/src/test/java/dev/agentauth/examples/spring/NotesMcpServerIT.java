@@ -1,0 +1,205 @@
+package dev.agentauth.examples.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentauth.client.EscalationResolveParams;
+import dev.agentauth.spring.MicrometerDecisionListener;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The example Spring Boot MCP server, guarded by the starter from its application.yml alone, driven
+ * by the MCP Java SDK client (with the Jackson 3 binding, as Spring AI's server, and with the
+ * Jackson 2 binding) against the embedded reference server.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@Import(AgentAuthTestServer.Decisions.class)
+class NotesMcpServerIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String ULID = "[0-9A-HJKMNP-TV-Z]{26}";
+  private static final List<McpSyncClient> CLIENTS = new CopyOnWriteArrayList<>();
+
+  @DynamicPropertySource
+  static void agentAuth(DynamicPropertyRegistry registry) {
+    AgentAuthTestServer.register(registry);
+  }
+
+  @LocalServerPort int port;
+  @Autowired AgentAuthTestServer.DecisionLog log;
+  @Autowired MeterRegistry meters;
+
+  @AfterAll
+  static void closeClients() {
+    CLIENTS.forEach(McpSyncClient::closeGracefully);
+  }
+
+  private McpSyncClient client(String token, McpJsonMapper mapper) {
+    HttpClientStreamableHttpTransport.Builder transport =
+        HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + port)
+            .endpoint("/mcp")
+            .jsonMapper(mapper)
+            .httpRequestCustomizer(
+                (builder, method, uri, body, context) -> {
+                  if (token != null) {
+                    builder.header("Authorization", "Bearer " + token);
+                  }
+                });
+    McpSyncClient c =
+        McpClient.sync(transport.build())
+            .jsonMapper(mapper)
+            .requestTimeout(Duration.ofSeconds(10))
+            .build();
+    CLIENTS.add(c);
+    c.initialize();
+    return c;
+  }
+
+  private McpSyncClient alice() {
+    return client("alice-token", Bindings.jackson3());
+  }
+
+  private McpSyncClient bob() {
+    return client("bob-token", Bindings.jackson2());
+  }
+
+  private static CallToolResult call(McpSyncClient c, String tool, Map<String, Object> args) {
+    return c.callTool(new CallToolRequest(tool, args));
+  }
+
+  private static String text(CallToolResult r) {
+    return ((TextContent) r.content().get(0)).text();
+  }
+
+  private static JsonNode decision(CallToolResult r) throws Exception {
+    assertThat(r.isError()).as("isError of %s", r).isTrue();
+    JsonNode d = JSON.readTree(text(r));
+    assertThat(JSON.valueToTree(r.structuredContent())).isEqualTo(d);
+    return d;
+  }
+
+  @Test
+  void anAuthorizedCallRuns() {
+    CallToolResult r = call(alice(), "search_notes", Map.of("query", "bank"));
+
+    assertThat(r.isError()).isNotEqualTo(Boolean.TRUE);
+    assertThat(text(r)).contains("Call the bank");
+    assertThat(log.last().userId()).isEqualTo("alice");
+    assertThat(log.last().scope()).isEqualTo("notes.read");
+    assertThat(log.last().receiptId()).matches(ULID);
+  }
+
+  @Test
+  void aCallOutsideTheGrantIsDeniedWithItsReasonAndReceipt() throws Exception {
+    // bob's only authorization lacks email.send: the service decides and records the denial.
+    JsonNode d = decision(call(bob(), "send_email", Map.of("to", "ada@example.org", "body", "hi")));
+
+    assertThat(d.path("decision").asText()).isEqualTo("deny");
+    assertThat(d.path("reason").asText()).isEqualTo("scope_not_authorized");
+    assertThat(d.path("receipt_id").asText()).matches(ULID);
+  }
+
+  @Test
+  void confirmThenApproveTheNonceAndTheRetryRuns() throws Exception {
+    McpSyncClient alice = alice();
+    Map<String, Object> args = Map.of("to", "ada@example.org", "body", "hi");
+    JsonNode d = decision(call(alice, "send_email", args));
+    assertThat(d.path("decision").asText()).isEqualTo("confirm");
+    assertThat(d.path("confirm_nonce").asText()).isNotBlank();
+    assertThat(d.path("confirm_expires_at").asText()).endsWith("Z");
+
+    AgentAuthTestServer.client().confirmations().approve(d.path("confirm_nonce").asText());
+    CallToolResult retry = call(alice, "send_email", args);
+
+    assertThat(text(retry)).contains("sent to ada@example.org");
+    assertThat(log.last().reason().value()).isEqualTo("authorization_granted_via_confirmation");
+  }
+
+  @Test
+  void escalateThenResolveAndTheRetryRunsOnce() throws Exception {
+    McpSyncClient alice = alice();
+    JsonNode d = decision(call(alice, "delete_note", Map.of("noteId", "n1")));
+    assertThat(d.path("decision").asText()).isEqualTo("escalate");
+    assertThat(d.path("escalation_to").asText()).isEqualTo("security");
+    assertThat(d.path("escalation_expires_at").asText()).endsWith("Z");
+
+    AgentAuthTestServer.client()
+        .escalations()
+        .resolve(d.path("escalation_id").asText(), EscalationResolveParams.approve("approver_7"));
+    CallToolResult once = call(alice, "delete_note", Map.of("noteId", "n1"));
+    CallToolResult again = call(alice, "delete_note", Map.of("noteId", "n1"));
+
+    assertThat(text(once)).contains("deleted n1");
+    assertThat(decision(again).path("decision").asText()).isEqualTo("escalate");
+  }
+
+  @Test
+  void theUserIsTheAuthenticatedOneAndAForgedUserIdArgumentIsIgnored() {
+    // bob names alice in an argument: the call is still bob's, and bob may not send email.
+    CallToolResult r =
+        call(bob(), "send_email", Map.of("to", "x@example.org", "body", "hi", "user_id", "alice"));
+
+    assertThat(r.isError()).isTrue();
+    assertThat(log.last().userId()).isEqualTo("bob");
+    assertThat(log.last().reason().value()).isEqualTo("scope_not_authorized");
+  }
+
+  @Test
+  void aRequestWithoutCredentialsNeverReachesATool() {
+    assertThatThrownBy(() -> client(null, Bindings.jackson3())).hasMessageContaining("401");
+    assertThatThrownBy(() -> client("mallory-token", Bindings.jackson3()))
+        .hasMessageContaining("401");
+  }
+
+  @Test
+  void toolsListShowsOnlyAuthorizedToolsAndCreatesNoReceipt() {
+    long before = AgentAuthTestServer.receiptCount();
+
+    List<String> alice = names(alice().listTools().tools());
+    List<String> bob = names(bob().listTools().tools());
+
+    assertThat(alice).containsExactlyInAnyOrder("search_notes", "send_email", "delete_note");
+    assertThat(bob).containsExactly("search_notes");
+    assertThat(AgentAuthTestServer.receiptCount()).isEqualTo(before);
+  }
+
+  @Test
+  void decisionsAreCountedInMicrometer() {
+    call(alice(), "search_notes", Map.of("query", "bank"));
+
+    assertThat(
+            meters
+                .get(MicrometerDecisionListener.DECISIONS)
+                .tags("tool", "search_notes", "decision", "allow", "local", "false")
+                .counter()
+                .count())
+        .isGreaterThanOrEqualTo(1.0);
+    assertThat(meters.get(MicrometerDecisionListener.LATENCY).tag("tool", "search_notes").timer().count())
+        .isGreaterThanOrEqualTo(1);
+  }
+
+  private static List<String> names(List<Tool> tools) {
+    return tools.stream().map(Tool::name).toList();
+  }
+}
