@@ -11,6 +11,7 @@ import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpStatelessServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -27,6 +28,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,13 +76,13 @@ import reactor.core.scheduler.Schedulers;
  *
  * <p><b>Error results</b> have {@code isError: true}, one text block holding the decision as JSON,
  * and the same object as {@code structuredContent}: {@code decision} and {@code reason}; for {@code
- * confirm} also {@code confirm_nonce} and {@code confirm_prompt_hint} (the client asks the user,
- * resolves the nonce, and retries); for {@code escalate} {@code escalation_id}, {@code
- * escalation_to} (when configured) and {@code escalation_expires_at} (the client routes to the
- * approver and retries once approved); {@code receipt_id} when the service issued a receipt. A tool
- * that declares an {@code outputSchema} gets the object in {@code _meta} under {@value
- * #DECISION_META_KEY} instead of {@code structuredContent}, because MCP clients (the TypeScript SDK
- * among them) validate structured content against the output schema even on errors.
+ * confirm} also {@code confirm_nonce}, {@code confirm_expires_at} and {@code confirm_prompt_hint}
+ * (the client asks the user, resolves the nonce, and retries); for {@code escalate} {@code
+ * escalation_id}, {@code escalation_to} (when configured) and {@code escalation_expires_at} (the
+ * client routes to the approver and retries once approved); {@code receipt_id} when the service
+ * issued a receipt. A tool that declares an {@code outputSchema} gets the object in {@code _meta}
+ * under {@value #DECISION_META_KEY} instead of {@code structuredContent}, because MCP clients (the
+ * TypeScript SDK among them) validate structured content against the output schema even on errors.
  *
  * <p><b>When the service cannot answer</b> (timeout, connection failure, 5xx after retries) the
  * client's {@link FallbackPolicy} decides per scope: {@code fail_closed} (the default) yields an
@@ -134,6 +136,7 @@ public final class AgentAuthToolGuard {
   private final DecisionListener listener;
   private final Scheduler asyncScheduler;
   private final LongSupplier nanoTime;
+  private final Duration visibilityCacheTtl;
 
   private AgentAuthToolGuard(Builder b) {
     this.client = b.client;
@@ -148,6 +151,7 @@ public final class AgentAuthToolGuard {
     this.listener = b.listener;
     this.asyncScheduler = b.asyncScheduler;
     this.nanoTime = b.nanoTime;
+    this.visibilityCacheTtl = b.visibilityCacheTtl;
   }
 
   /** Returns a builder; the client, the user id source and a resolver are required. */
@@ -170,7 +174,15 @@ public final class AgentAuthToolGuard {
     BiFunction<McpSyncServerExchange, CallToolRequest, CallToolResult> delegate =
         Objects.requireNonNull(spec.callHandler(), "spec.callHandler()");
     return new SyncToolSpecification(
-        tool, (exchange, request) -> guardSync(tool, scope, delegate, exchange, request));
+        tool,
+        (exchange, request) ->
+            guardSync(
+                tool,
+                scope,
+                () -> delegate.apply(exchange, request),
+                exchange == null ? null : exchange.transportContext(),
+                exchange == null ? null : exchange.sessionId(),
+                request));
   }
 
   /**
@@ -186,7 +198,82 @@ public final class AgentAuthToolGuard {
     BiFunction<McpAsyncServerExchange, CallToolRequest, Mono<CallToolResult>> delegate =
         Objects.requireNonNull(spec.callHandler(), "spec.callHandler()");
     return new AsyncToolSpecification(
-        tool, (exchange, request) -> guardAsync(tool, scope, delegate, exchange, request));
+        tool,
+        (exchange, request) ->
+            guardAsync(
+                tool,
+                scope,
+                () -> delegate.apply(exchange, request),
+                exchange == null ? null : exchange.transportContext(),
+                exchange == null ? null : exchange.sessionId(),
+                request));
+  }
+
+  /**
+   * Returns the stateless {@code spec} with its call handler guarded; the tool definition is
+   * unchanged. Stateless servers hand the handler the request's {@link McpTransportContext}
+   * directly, and have no session: {@link ToolCall#sessionId()} is {@code null}.
+   *
+   * @throws IllegalArgumentException as {@link #wrap(SyncToolSpecification)}
+   */
+  public McpStatelessServerFeatures.SyncToolSpecification wrap(
+      McpStatelessServerFeatures.SyncToolSpecification spec) {
+    Objects.requireNonNull(spec, "spec");
+    Tool tool = spec.tool();
+    String scope = scopeOf(tool);
+    BiFunction<McpTransportContext, CallToolRequest, CallToolResult> delegate =
+        Objects.requireNonNull(spec.callHandler(), "spec.callHandler()");
+    return new McpStatelessServerFeatures.SyncToolSpecification(
+        tool,
+        (context, request) ->
+            guardSync(tool, scope, () -> delegate.apply(context, request), context, null, request));
+  }
+
+  /**
+   * Returns the stateless {@code spec} with its call handler guarded without blocking; the tool
+   * definition is unchanged.
+   *
+   * @throws IllegalArgumentException as {@link #wrap(SyncToolSpecification)}
+   */
+  public McpStatelessServerFeatures.AsyncToolSpecification wrap(
+      McpStatelessServerFeatures.AsyncToolSpecification spec) {
+    Objects.requireNonNull(spec, "spec");
+    Tool tool = spec.tool();
+    String scope = scopeOf(tool);
+    BiFunction<McpTransportContext, CallToolRequest, Mono<CallToolResult>> delegate =
+        Objects.requireNonNull(spec.callHandler(), "spec.callHandler()");
+    return new McpStatelessServerFeatures.AsyncToolSpecification(
+        tool,
+        (context, request) ->
+            guardAsync(
+                tool, scope, () -> delegate.apply(context, request), context, null, request));
+  }
+
+  /**
+   * Returns the filter that hides, in {@code tools/list}, the tools the caller has no active
+   * authorization for (decisions §17): {@code
+   * McpServer.sync(...).addToolFilter(guard.toolFilter())} or, on async and stateless async
+   * servers, {@code addToolFilter(guard.toolFilter().async())}. Hiding is a convenience: calls of
+   * every tool, hidden or not, are still checked. See {@link AgentAuthToolFilter}.
+   *
+   * @throws IllegalStateException if the user id comes from a tool argument ({@link
+   *     UserIdSource#argument()}): a listing has no arguments
+   */
+  public AgentAuthToolFilter toolFilter() {
+    if (userIdSource instanceof ArgumentUserIdSource) {
+      throw new IllegalStateException(
+          "expected a user id source reading the transport context for tools/list filtering,"
+              + " found the tool argument source: a tools/list request has no tool arguments. Use"
+              + " UserIdSource.transportContext(...) to hide tools");
+    }
+    return new AgentAuthToolFilter(
+        client,
+        userIdSource,
+        resolver,
+        asyncResolver,
+        scopeMapper,
+        visibilityCacheTtl,
+        asyncScheduler);
   }
 
   /**
@@ -213,12 +300,7 @@ public final class AgentAuthToolGuard {
    * @throws IllegalArgumentException as {@link #wrap(SyncToolSpecification)}
    */
   public List<SyncToolSpecification> wrapAllSync(List<SyncToolSpecification> specs) {
-    Objects.requireNonNull(specs, "specs");
-    List<SyncToolSpecification> out = new ArrayList<>(specs.size());
-    for (SyncToolSpecification spec : specs) {
-      out.add(wrap(spec));
-    }
-    return List.copyOf(out);
+    return wrapEach(specs, this::wrap);
   }
 
   /**
@@ -227,10 +309,36 @@ public final class AgentAuthToolGuard {
    * @throws IllegalArgumentException as {@link #wrap(SyncToolSpecification)}
    */
   public List<AsyncToolSpecification> wrapAllAsync(List<AsyncToolSpecification> specs) {
+    return wrapEach(specs, this::wrap);
+  }
+
+  /**
+   * Returns every stateless spec {@linkplain
+   * #wrap(McpStatelessServerFeatures.SyncToolSpecification) wrapped}, in order.
+   *
+   * @throws IllegalArgumentException as {@link #wrap(SyncToolSpecification)}
+   */
+  public List<McpStatelessServerFeatures.SyncToolSpecification> wrapAllStatelessSync(
+      List<McpStatelessServerFeatures.SyncToolSpecification> specs) {
+    return wrapEach(specs, this::wrap);
+  }
+
+  /**
+   * Returns every stateless spec {@linkplain
+   * #wrap(McpStatelessServerFeatures.AsyncToolSpecification) wrapped}, in order.
+   *
+   * @throws IllegalArgumentException as {@link #wrap(SyncToolSpecification)}
+   */
+  public List<McpStatelessServerFeatures.AsyncToolSpecification> wrapAllStatelessAsync(
+      List<McpStatelessServerFeatures.AsyncToolSpecification> specs) {
+    return wrapEach(specs, this::wrap);
+  }
+
+  private static <T> List<T> wrapEach(List<T> specs, Function<T, T> wrapper) {
     Objects.requireNonNull(specs, "specs");
-    List<AsyncToolSpecification> out = new ArrayList<>(specs.size());
-    for (AsyncToolSpecification spec : specs) {
-      out.add(wrap(spec));
+    List<T> out = new ArrayList<>(specs.size());
+    for (T spec : specs) {
+      out.add(wrapper.apply(spec));
     }
     return List.copyOf(out);
   }
@@ -240,16 +348,12 @@ public final class AgentAuthToolGuard {
   private CallToolResult guardSync(
       Tool tool,
       String scope,
-      BiFunction<McpSyncServerExchange, CallToolRequest, CallToolResult> delegate,
-      McpSyncServerExchange exchange,
+      Supplier<CallToolResult> delegate,
+      McpTransportContext context,
+      String sessionId,
       CallToolRequest request) {
     long start = nanoTime.getAsLong();
-    ToolCall call =
-        toolCall(
-            tool,
-            request,
-            exchange == null ? null : exchange.transportContext(),
-            exchange == null ? null : exchange.sessionId());
+    ToolCall call = toolCall(tool, request, context, sessionId);
     String userId = userIdOf(call);
     if (userId == null) {
       return localDenial(tool, scope, null, Reason.MISSING_USER_ID, start);
@@ -266,25 +370,21 @@ public final class AgentAuthToolGuard {
     CheckResult result = resultFor(response, scope);
     notifyListener(serviceDecision(call, scope, userId, id, result, start));
     return result.isAllowed()
-        ? delegate.apply(exchange, request)
+        ? delegate.get()
         : DecisionResults.error(tool, DecisionResults.body(result));
   }
 
   private Mono<CallToolResult> guardAsync(
       Tool tool,
       String scope,
-      BiFunction<McpAsyncServerExchange, CallToolRequest, Mono<CallToolResult>> delegate,
-      McpAsyncServerExchange exchange,
+      Supplier<Mono<CallToolResult>> delegate,
+      McpTransportContext context,
+      String sessionId,
       CallToolRequest request) {
     return Mono.defer(
         () -> {
           long start = nanoTime.getAsLong();
-          ToolCall call =
-              toolCall(
-                  tool,
-                  request,
-                  exchange == null ? null : exchange.transportContext(),
-                  exchange == null ? null : exchange.sessionId());
+          ToolCall call = toolCall(tool, request, context, sessionId);
           String userId = userIdOf(call);
           if (userId == null) {
             return Mono.just(localDenial(tool, scope, null, Reason.MISSING_USER_ID, start));
@@ -311,7 +411,7 @@ public final class AgentAuthToolGuard {
                           CheckResult result = resultFor(response, scope);
                           notifyListener(serviceDecision(call, scope, userId, id, result, start));
                           return result.isAllowed()
-                              ? delegate.apply(exchange, request)
+                              ? delegate.get()
                               : Mono.just(
                                   DecisionResults.error(tool, DecisionResults.body(result)));
                         });
@@ -503,6 +603,7 @@ public final class AgentAuthToolGuard {
     private DecisionListener listener;
     private Scheduler asyncScheduler = Schedulers.parallel();
     private LongSupplier nanoTime = System::nanoTime;
+    private Duration visibilityCacheTtl = AgentAuthToolFilter.DEFAULT_CACHE_TTL;
 
     private Builder() {}
 
@@ -609,6 +710,22 @@ public final class AgentAuthToolGuard {
      */
     public Builder asyncScheduler(Scheduler scheduler) {
       this.asyncScheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    /**
+     * Sets how long an authorization looked up by the {@linkplain #toolFilter() tools/list filter}
+     * decides visibility (default 10 s; {@link Duration#ZERO} looks it up on every listing).
+     * Revocation still takes effect at once for calls, which are checked every time.
+     *
+     * @throws IllegalArgumentException if {@code ttl} is negative
+     */
+    public Builder visibilityCacheTtl(Duration ttl) {
+      Objects.requireNonNull(ttl, "ttl");
+      if (ttl.isNegative()) {
+        throw new IllegalArgumentException("expected a visibility cache TTL >= 0, found " + ttl);
+      }
+      this.visibilityCacheTtl = ttl;
       return this;
     }
 

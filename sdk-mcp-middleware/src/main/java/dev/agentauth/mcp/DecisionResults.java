@@ -34,6 +34,9 @@ final class DecisionResults {
     m.put("reason", r.reason().value());
     if (Decision.CONFIRM.equals(r.decision())) {
       putIfPresent(m, "confirm_nonce", r.confirmNonce());
+      if (r.confirmExpiresAt() != null) {
+        m.put("confirm_expires_at", AgentAuthJson.formatInstant(r.confirmExpiresAt()));
+      }
       putIfPresent(m, "confirm_prompt_hint", r.confirmPromptHint());
     } else if (Decision.ESCALATE.equals(r.decision())) {
       EscalationRef e = r.escalation();

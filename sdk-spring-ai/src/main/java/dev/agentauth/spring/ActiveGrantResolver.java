@@ -35,8 +35,8 @@ import java.util.function.Function;
 public final class ActiveGrantResolver implements AuthorizationResolver {
 
   /**
-   * The authorization id checked when the service could not list the user's authorizations: {@value}
-   * (a well-formed id no authorization has).
+   * The authorization id checked when the service could not list the user's authorizations:
+   * {@value} (a well-formed id no authorization has).
    */
   public static final String UNRESOLVED = "auth_unresolved";
 
@@ -95,7 +95,8 @@ public final class ActiveGrantResolver implements AuthorizationResolver {
               if (failure == null) {
                 return pick(list, scope);
               }
-              Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+              Throwable cause =
+                  failure instanceof CompletionException ? failure.getCause() : failure;
               if (cause instanceof ConnectionException
                   || cause instanceof RequestTimeoutException
                   || cause instanceof ServerException) {

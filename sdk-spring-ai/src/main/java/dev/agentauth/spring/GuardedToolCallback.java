@@ -43,10 +43,8 @@ public final class GuardedToolCallback implements ToolCallback {
     this.userIdKey = Objects.requireNonNull(userIdKey, "userIdKey");
     ToolDefinition definition = delegate.getToolDefinition();
     McpSchema.Tool tool =
-        McpSchema.Tool.builder()
-            .name(definition.name())
-            .description(definition.description())
-            .build();
+        new McpSchema.Tool(
+            definition.name(), null, definition.description(), null, null, null, null, null);
     // The guard decides around a handler that runs the delegate with the call's input and context
     // (carried in the request's _meta, which only this class writes).
     this.guarded =
@@ -93,10 +91,7 @@ public final class GuardedToolCallback implements ToolCallback {
                 new Invocation(toolInput, toolContext))
             : Map.of(Invocation.KEY, new Invocation(toolInput, toolContext));
     CallToolRequest request =
-        CallToolRequest.builder()
-            .name(delegate.getToolDefinition().name())
-            .arguments(arguments(toolInput))
-            .build();
+        new CallToolRequest(delegate.getToolDefinition().name(), arguments(toolInput), null);
     CallToolResult result =
         guarded.callHandler().apply(McpTransportContext.create(context), request);
     // Allowed: the delegate's own output. Refused: the decision object, for the model to read.

@@ -101,7 +101,8 @@ class ActiveGrantResolverTest {
     ActiveGrantResolver resolver = new ActiveGrantResolver(client, null, scopes, Duration.ZERO);
 
     assertThat(resolver.resolve("carol", "send_email", Map.of())).isEmpty();
-    assertThat(resolver.async().resolve("carol", "send_email", Map.of()).toCompletableFuture().join())
+    assertThat(
+            resolver.async().resolve("carol", "send_email", Map.of()).toCompletableFuture().join())
         .isEqualTo(Optional.empty());
   }
 
@@ -137,8 +138,10 @@ class ActiveGrantResolverTest {
     assertThat(resolver.resolve("alice", "send_email", Map.of()))
         .contains(ActiveGrantResolver.UNRESOLVED);
     web.enqueue(new MockResponse.Builder().code(503).build());
-    ActiveGrantResolver flaky = new ActiveGrantResolver(client, null, scopes, Duration.ofMinutes(5));
-    assertThat(flaky.resolve("alice", "send_email", Map.of())).contains(ActiveGrantResolver.UNRESOLVED);
+    ActiveGrantResolver flaky =
+        new ActiveGrantResolver(client, null, scopes, Duration.ofMinutes(5));
+    assertThat(flaky.resolve("alice", "send_email", Map.of()))
+        .contains(ActiveGrantResolver.UNRESOLVED);
     page(authorization("auth_a", "2026-01-01T00:00:00.000Z", "email.send"));
     assertThat(flaky.resolve("alice", "send_email", Map.of())).contains("auth_a");
   }

@@ -259,11 +259,11 @@ class AgentAuthAutoConfigurationTest {
   // ---- support ----------------------------------------------------------------------------------
 
   static CallToolRequest request(String tool) {
-    return CallToolRequest.builder().name(tool).arguments(Map.of()).build();
+    return new CallToolRequest(tool, Map.of());
   }
 
   static Tool tool(String name) {
-    return Tool.builder().name(name).inputSchema(Map.of("type", "object")).build();
+    return Tool.builder(name, Map.of("type", "object")).build();
   }
 
   static CallToolResult ran() {

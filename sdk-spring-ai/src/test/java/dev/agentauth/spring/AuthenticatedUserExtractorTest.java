@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.modelcontextprotocol.common.McpTransportContext;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
@@ -26,7 +25,9 @@ class AuthenticatedUserExtractorTest {
   void theAuthenticatedPrincipalsNameIsTheUserId() {
     McpTransportContext c =
         AuthenticatedUserExtractor.principalName()
-            .extract(request(UsernamePasswordAuthenticationToken.authenticated("alice", null, List.of())));
+            .extract(
+                request(
+                    UsernamePasswordAuthenticationToken.authenticated("alice", null, List.of())));
 
     assertThat(c.get(AuthenticatedUserExtractor.USER_ID_KEY)).isEqualTo("alice");
   }
@@ -51,18 +52,24 @@ class AuthenticatedUserExtractorTest {
 
     assertThat(
             byClaim
-                .extract(request(UsernamePasswordAuthenticationToken.authenticated(jwt, null, List.of())))
+                .extract(
+                    request(
+                        UsernamePasswordAuthenticationToken.authenticated(jwt, null, List.of())))
                 .get(AuthenticatedUserExtractor.USER_ID_KEY))
         .isEqualTo("u_42");
     assertThat(
             byClaim
                 .extract(
-                    request(UsernamePasswordAuthenticationToken.authenticated("alice", null, List.of())))
+                    request(
+                        UsernamePasswordAuthenticationToken.authenticated(
+                            "alice", null, List.of())))
                 .get(AuthenticatedUserExtractor.USER_ID_KEY))
         .isNull();
     assertThat(
             new AuthenticatedUserExtractor(JwtClaims.claim("missing"))
-                .extract(request(UsernamePasswordAuthenticationToken.authenticated(jwt, null, List.of())))
+                .extract(
+                    request(
+                        UsernamePasswordAuthenticationToken.authenticated(jwt, null, List.of())))
                 .get(AuthenticatedUserExtractor.USER_ID_KEY))
         .isNull();
   }

@@ -28,7 +28,8 @@ class ConfigurationMetadataTest {
   @Test
   void everyPropertyHasGeneratedMetadataWithADescription() throws Exception {
     JsonNode metadata;
-    try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+    try (InputStream in =
+        getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
       assertThat(in).as("spring-configuration-metadata.json generated at compile time").isNotNull();
       metadata = new ObjectMapper().readTree(in);
     }
