@@ -44,7 +44,14 @@ public final class GuardedToolCallback implements ToolCallback {
     ToolDefinition definition = delegate.getToolDefinition();
     McpSchema.Tool tool =
         new McpSchema.Tool(
-            definition.name(), null, definition.description(), null, null, null, null, null);
+            definition.name(),
+            null,
+            definition.description(),
+            Map.of("type", "object"),
+            null,
+            null,
+            null,
+            null);
     // The guard decides around a handler that runs the delegate with the call's input and context
     // (carried in the request's _meta, which only this class writes).
     this.guarded =

@@ -98,6 +98,7 @@ class ActiveGrantResolverTest {
   @Test
   void aUserWithoutActiveAuthorizationsHasNone() {
     page();
+    page();
     ActiveGrantResolver resolver = new ActiveGrantResolver(client, null, scopes, Duration.ZERO);
 
     assertThat(resolver.resolve("carol", "send_email", Map.of())).isEmpty();

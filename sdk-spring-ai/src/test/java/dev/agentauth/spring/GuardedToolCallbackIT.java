@@ -153,7 +153,7 @@ class GuardedToolCallbackIT {
 
     assertThat(guarded).hasSize(1);
     assertThat(guarded[0]).isInstanceOf(GuardedToolCallback.class);
-    assertThat(guarded[0].getToolDefinition()).isSameAs(tool.getToolDefinition());
+    assertThat(guarded[0].getToolDefinition()).isEqualTo(tool.getToolDefinition());
     assertThat(callbacks.guard(guarded[0])).isSameAs(guarded[0]);
     assertThat(((GuardedToolCallback) guarded[0]).delegate()).isSameAs(tool);
   }
