@@ -1,6 +1,6 @@
 package dev.agentauth.mcp;
 
-import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.agentauth.client.AgentAuthClient;
 import dev.agentauth.model.Authorization;
@@ -61,7 +61,7 @@ public final class AgentAuthToolFilter implements McpSyncListFilter<Tool> {
   private final AuthorizationResolver resolver;
   private final AsyncAuthorizationResolver asyncResolver;
   private final Function<String, String> scopeMapper;
-  private final AsyncCache<String, Authorization> cache;
+  private final Cache<String, Authorization> cache;
   private final Scheduler scheduler;
 
   AgentAuthToolFilter(
@@ -81,7 +81,7 @@ public final class AgentAuthToolFilter implements McpSyncListFilter<Tool> {
     this.cache =
         cacheTtl.isZero()
             ? null
-            : Caffeine.newBuilder().maximumSize(CACHE_SIZE).expireAfterWrite(cacheTtl).buildAsync();
+            : Caffeine.newBuilder().maximumSize(CACHE_SIZE).expireAfterWrite(cacheTtl).build();
   }
 
   /** Returns whether {@code tool} is listed for the caller of this request; blocks on lookups. */
@@ -133,7 +133,20 @@ public final class AgentAuthToolFilter implements McpSyncListFilter<Tool> {
     if (cache == null) {
       return client.async().authorizations().get(id);
     }
-    return cache.get(id, (key, executor) -> client.async().authorizations().get(key));
+    // Only answers are kept: a failed lookup is asked again by the next listing.
+    Authorization cached = cache.getIfPresent(id);
+    if (cached != null) {
+      return CompletableFuture.completedFuture(cached);
+    }
+    return client
+        .async()
+        .authorizations()
+        .get(id)
+        .thenApply(
+            a -> {
+              cache.put(id, a);
+              return a;
+            });
   }
 
   private static boolean grants(Authorization a, String scope) {

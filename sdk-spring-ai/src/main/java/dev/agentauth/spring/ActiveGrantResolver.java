@@ -1,6 +1,6 @@
 package dev.agentauth.spring;
 
-import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.agentauth.client.AgentAuthClient;
 import dev.agentauth.client.AuthorizationListParams;
@@ -46,7 +46,7 @@ public final class ActiveGrantResolver implements AuthorizationResolver {
   private final AgentAuthClient client;
   private final String agentId;
   private final Function<String, String> scopeMapper;
-  private final AsyncCache<String, List<Authorization>> cache;
+  private final Cache<String, List<Authorization>> cache;
 
   /**
    * @param client the client listing authorizations
@@ -63,7 +63,7 @@ public final class ActiveGrantResolver implements AuthorizationResolver {
     this.cache =
         ttl.isZero() || ttl.isNegative()
             ? null
-            : Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(ttl).buildAsync();
+            : Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(ttl).build();
   }
 
   @Override
@@ -110,7 +110,17 @@ public final class ActiveGrantResolver implements AuthorizationResolver {
     if (cache == null) {
       return fetch(userId);
     }
-    return cache.get(userId, (key, executor) -> fetch(key));
+    // Only answers are kept: a failed listing is asked again by the next call.
+    List<Authorization> cached = cache.getIfPresent(userId);
+    if (cached != null) {
+      return CompletableFuture.completedFuture(cached);
+    }
+    return fetch(userId)
+        .thenApply(
+            list -> {
+              cache.put(userId, list);
+              return list;
+            });
   }
 
   private CompletableFuture<List<Authorization>> fetch(String userId) {

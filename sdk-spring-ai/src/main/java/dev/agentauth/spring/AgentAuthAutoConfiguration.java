@@ -25,7 +25,6 @@ import org.springframework.ai.tool.ToolCallback;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -331,16 +330,19 @@ public class AgentAuthAutoConfiguration {
     }
   }
 
-  /** Decision metrics, when the application has a Micrometer registry. */
+  /**
+   * Decision metrics into the application's Micrometer registry. The registry is looked up when a
+   * decision is recorded, not when beans are defined: Boot's metrics auto-configuration may come
+   * after this one.
+   */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(MeterRegistry.class)
   static class MetricsConfiguration {
 
     @Bean
-    @ConditionalOnBean(MeterRegistry.class)
     @ConditionalOnMissingBean
-    MicrometerDecisionListener agentAuthMetricsListener(MeterRegistry registry) {
-      return new MicrometerDecisionListener(registry);
+    MicrometerDecisionListener agentAuthMetricsListener(ObjectProvider<MeterRegistry> registry) {
+      return new MicrometerDecisionListener(registry::getIfUnique);
     }
   }
 }

@@ -6,10 +6,11 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
- * Records every guard decision in Micrometer (registered by the starter when the application has a
- * {@link MeterRegistry}):
+ * Records every guard decision in Micrometer (registered by the starter when Micrometer is on the
+ * class path; it records into the application's {@link MeterRegistry}, when there is one):
  *
  * <ul>
  *   <li>{@value #DECISIONS}, a counter tagged {@code tool}, {@code decision}, {@code reason},
@@ -30,14 +31,28 @@ public final class MicrometerDecisionListener implements DecisionListener {
   /** The decision timer's name: {@value}. */
   public static final String LATENCY = "agentauth.guard.latency";
 
-  private final MeterRegistry registry;
+  private final Supplier<MeterRegistry> registry;
 
+  /** Records into {@code registry}. */
   public MicrometerDecisionListener(MeterRegistry registry) {
+    Objects.requireNonNull(registry, "registry");
+    this.registry = () -> registry;
+  }
+
+  /**
+   * Records into the registry {@code registry} supplies at each decision, none when it supplies
+   * {@code null} (the starter passes the application's registry, which may be defined after it).
+   */
+  public MicrometerDecisionListener(Supplier<MeterRegistry> registry) {
     this.registry = Objects.requireNonNull(registry, "registry");
   }
 
   @Override
   public void onDecision(GuardDecision d) {
+    MeterRegistry registry = this.registry.get();
+    if (registry == null) {
+      return;
+    }
     Counter.builder(DECISIONS)
         .description("agentauth tool-call decisions")
         .tag("tool", d.toolName())

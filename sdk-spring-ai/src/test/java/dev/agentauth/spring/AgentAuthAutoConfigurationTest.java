@@ -53,7 +53,7 @@ class AgentAuthAutoConfigurationTest {
           assertThat(ctx).hasSingleBean(ToolScopes.class);
           assertThat(ctx).hasSingleBean(AgentAuthToolCallbacks.class);
           assertThat(ctx).hasSingleBean(ToolSpecificationGuardPostProcessor.class);
-          assertThat(ctx).doesNotHaveBean(MicrometerDecisionListener.class);
+          assertThat(ctx).hasSingleBean(MicrometerDecisionListener.class);
         });
   }
 
@@ -235,8 +235,32 @@ class AgentAuthAutoConfigurationTest {
   @Test
   void decisionsAreCountedWhenTheApplicationHasAMeterRegistry() {
     runner
-        .withUserConfiguration(Meters.class)
-        .run(ctx -> assertThat(ctx).hasSingleBean(MicrometerDecisionListener.class));
+        .withUserConfiguration(Meters.class, SyncTools.class)
+        .run(
+            ctx -> {
+              callFirst(ctx.getBean("syncTools", List.class));
+              MeterRegistry registry = ctx.getBean(MeterRegistry.class);
+              assertThat(
+                      registry
+                          .get(MicrometerDecisionListener.DECISIONS)
+                          .tags(
+                              "tool", "read_inbox",
+                              "decision", "deny",
+                              "reason", "missing_user_id",
+                              "local", "true",
+                              "fallback", "none")
+                          .counter()
+                          .count())
+                  .isEqualTo(1.0);
+              assertThat(registry.get(MicrometerDecisionListener.LATENCY).timer().count())
+                  .isEqualTo(1);
+            });
+    // Without a registry, decisions are still made and nothing is recorded.
+    runner
+        .withUserConfiguration(SyncTools.class)
+        .run(
+            ctx ->
+                assertThat(text(callFirst(ctx.getBean("syncTools", List.class)))).contains("deny"));
   }
 
   @Test

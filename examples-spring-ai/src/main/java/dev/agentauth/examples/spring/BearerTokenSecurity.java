@@ -5,23 +5,23 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.security.MessageDigest;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpStatus;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.web.SecurityFilterChain;
-import org.springframework.security.web.authentication.HttpStatusEntryPoint;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
-import org.springframework.http.HttpStatus;
+import org.springframework.security.web.authentication.HttpStatusEntryPoint;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -60,11 +60,9 @@ public class BearerTokenSecurity {
         .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
         .authorizeHttpRequests(
             auth ->
-                auth.requestMatchers("/actuator/health")
-                    .permitAll()
-                    .anyRequest()
-                    .authenticated())
-        .exceptionHandling(e -> e.authenticationEntryPoint(new HttpStatusEntryPoint(HttpStatus.UNAUTHORIZED)))
+                auth.requestMatchers("/actuator/health").permitAll().anyRequest().authenticated())
+        .exceptionHandling(
+            e -> e.authenticationEntryPoint(new HttpStatusEntryPoint(HttpStatus.UNAUTHORIZED)))
         .addFilterBefore(new BearerTokenFilter(tokens), AnonymousAuthenticationFilter.class)
         .build();
   }
@@ -75,6 +73,15 @@ public class BearerTokenSecurity {
 
     BearerTokenFilter(Tokens tokens) {
       this.tokens = tokens;
+    }
+
+    /**
+     * Streamable HTTP answers tool calls asynchronously: the servlet request is dispatched again
+     * (ASYNC) and authorized again, so it must be authenticated again, from the same header.
+     */
+    @Override
+    protected boolean shouldNotFilterAsyncDispatch() {
+      return false;
     }
 
     @Override

@@ -11,7 +11,8 @@ import org.springframework.stereotype.Component;
 @Component
 public class NotesTools {
 
-  private final Map<String, String> notes = new ConcurrentHashMap<>(Map.of("n1", "Call the bank"));
+  private final Map<String, String> notes =
+      new ConcurrentHashMap<>(Map.of("n1", "Call the bank", "n2", "Buy milk"));
 
   @McpTool(name = "search_notes", description = "Searches the user's notes")
   public List<String> searchNotes(@McpToolParam(description = "Text to look for") String query) {

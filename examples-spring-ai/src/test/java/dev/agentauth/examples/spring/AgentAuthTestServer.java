@@ -31,8 +31,7 @@ final class AgentAuthTestServer {
   static synchronized AgentAuthServer server() {
     if (server == null) {
       server = AgentAuthServer.builder().port(0).build().start();
-      client =
-          AgentAuthClient.builder().baseUrl(server.baseUrl()).apiKey(server.apiKey()).build();
+      client = AgentAuthClient.builder().baseUrl(server.baseUrl()).apiKey(server.apiKey()).build();
       client
           .authorizations()
           .create(

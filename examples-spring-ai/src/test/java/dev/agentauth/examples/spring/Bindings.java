@@ -2,7 +2,12 @@ package dev.agentauth.examples.spring;
 
 import io.modelcontextprotocol.json.McpJsonMapper;
 
-/** The MCP Java SDK's two JSON bindings, for clients of the example server. */
+/**
+ * The MCP JSON binding of the example's clients: Jackson 3, as Spring AI's server. The Jackson 2
+ * binding cannot share this class path: mcp-json-jackson2 needs json-schema-validator 2.x and
+ * mcp-json-jackson3 needs 3.x (one artifact, two incompatible majors), so the middleware's own
+ * tests cover it.
+ */
 final class Bindings {
   private Bindings() {}
 
@@ -10,11 +15,5 @@ final class Bindings {
   static McpJsonMapper jackson3() {
     return new io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper(
         tools.jackson.databind.json.JsonMapper.builder().build());
-  }
-
-  /** Jackson 2, the binding of the plain MCP middleware examples. */
-  static McpJsonMapper jackson2() {
-    return new io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper(
-        new com.fasterxml.jackson.databind.ObjectMapper());
   }
 }

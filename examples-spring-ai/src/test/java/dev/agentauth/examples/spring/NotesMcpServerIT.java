@@ -31,8 +31,8 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The example Spring Boot MCP server, guarded by the starter from its application.yml alone, driven
- * by the MCP Java SDK client (with the Jackson 3 binding, as Spring AI's server, and with the
- * Jackson 2 binding) against the embedded reference server.
+ * by the MCP Java SDK client (Jackson 3 binding, as Spring AI's server) against the embedded
+ * reference server.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @Import(AgentAuthTestServer.Decisions.class)
@@ -67,10 +67,7 @@ class NotesMcpServerIT {
                   }
                 });
     McpSyncClient c =
-        McpClient.sync(transport.build())
-            .jsonMapper(mapper)
-            .requestTimeout(Duration.ofSeconds(10))
-            .build();
+        McpClient.sync(transport.build()).requestTimeout(Duration.ofSeconds(10)).build();
     CLIENTS.add(c);
     c.initialize();
     return c;
@@ -81,7 +78,7 @@ class NotesMcpServerIT {
   }
 
   private McpSyncClient bob() {
-    return client("bob-token", Bindings.jackson2());
+    return client("bob-token", Bindings.jackson3());
   }
 
   private static CallToolResult call(McpSyncClient c, String tool, Map<String, Object> args) {
@@ -95,7 +92,8 @@ class NotesMcpServerIT {
   private static JsonNode decision(CallToolResult r) throws Exception {
     assertThat(r.isError()).as("isError of %s", r).isTrue();
     JsonNode d = JSON.readTree(text(r));
-    assertThat(JSON.valueToTree(r.structuredContent())).isEqualTo(d);
+    JsonNode structured = JSON.valueToTree(r.structuredContent());
+    assertThat(structured).isEqualTo(d);
     return d;
   }
 
@@ -103,7 +101,7 @@ class NotesMcpServerIT {
   void anAuthorizedCallRuns() {
     CallToolResult r = call(alice(), "search_notes", Map.of("query", "bank"));
 
-    assertThat(r.isError()).isNotEqualTo(Boolean.TRUE);
+    assertThat(Boolean.TRUE.equals(r.isError())).isFalse();
     assertThat(text(r)).contains("Call the bank");
     assertThat(log.last().userId()).isEqualTo("alice");
     assertThat(log.last().scope()).isEqualTo("notes.read");
@@ -139,7 +137,7 @@ class NotesMcpServerIT {
   @Test
   void escalateThenResolveAndTheRetryRunsOnce() throws Exception {
     McpSyncClient alice = alice();
-    JsonNode d = decision(call(alice, "delete_note", Map.of("noteId", "n1")));
+    JsonNode d = decision(call(alice, "delete_note", Map.of("noteId", "n2")));
     assertThat(d.path("decision").asText()).isEqualTo("escalate");
     assertThat(d.path("escalation_to").asText()).isEqualTo("security");
     assertThat(d.path("escalation_expires_at").asText()).endsWith("Z");
@@ -147,29 +145,40 @@ class NotesMcpServerIT {
     AgentAuthTestServer.client()
         .escalations()
         .resolve(d.path("escalation_id").asText(), EscalationResolveParams.approve("approver_7"));
-    CallToolResult once = call(alice, "delete_note", Map.of("noteId", "n1"));
-    CallToolResult again = call(alice, "delete_note", Map.of("noteId", "n1"));
+    CallToolResult once = call(alice, "delete_note", Map.of("noteId", "n2"));
+    CallToolResult again = call(alice, "delete_note", Map.of("noteId", "n2"));
 
-    assertThat(text(once)).contains("deleted n1");
+    assertThat(text(once)).contains("deleted n2");
     assertThat(decision(again).path("decision").asText()).isEqualTo("escalate");
   }
 
   @Test
-  void theUserIsTheAuthenticatedOneAndAForgedUserIdArgumentIsIgnored() {
-    // bob names alice in an argument: the call is still bob's, and bob may not send email.
+  void theUserIsTheAuthenticatedOneAndAForgedUserIdArgumentGetsNowhere() {
+    McpSyncClient bob = bob();
+    call(bob, "search_notes", Map.of("query", "bank"));
+    assertThat(log.last().userId()).isEqualTo("bob");
+    int decisions = log.decisions.size();
+
+    // bob names alice in an argument: the tool's schema has no user_id, so the MCP server refuses
+    // the call before any handler; no decision is made as alice, and nothing is sent.
     CallToolResult r =
-        call(bob(), "send_email", Map.of("to", "x@example.org", "body", "hi", "user_id", "alice"));
+        call(bob, "send_email", Map.of("to", "x@example.org", "body", "hi", "user_id", "alice"));
 
     assertThat(r.isError()).isTrue();
-    assertThat(log.last().userId()).isEqualTo("bob");
-    assertThat(log.last().reason().value()).isEqualTo("scope_not_authorized");
+    assertThat(text(r)).contains("user_id");
+    assertThat(log.decisions.subList(decisions, log.decisions.size()))
+        .noneMatch(d -> "alice".equals(d.userId()));
   }
 
   @Test
   void aRequestWithoutCredentialsNeverReachesATool() {
-    assertThatThrownBy(() -> client(null, Bindings.jackson3())).hasMessageContaining("401");
+    int decisions = log.decisions.size();
+
+    assertThatThrownBy(() -> client(null, Bindings.jackson3()))
+        .hasStackTraceContaining("McpHttpClientTransportAuthorizationException");
     assertThatThrownBy(() -> client("mallory-token", Bindings.jackson3()))
-        .hasMessageContaining("401");
+        .hasStackTraceContaining("McpHttpClientTransportAuthorizationException");
+    assertThat(log.decisions).hasSize(decisions);
   }
 
   @Test
@@ -195,7 +204,12 @@ class NotesMcpServerIT {
                 .counter()
                 .count())
         .isGreaterThanOrEqualTo(1.0);
-    assertThat(meters.get(MicrometerDecisionListener.LATENCY).tag("tool", "search_notes").timer().count())
+    assertThat(
+            meters
+                .get(MicrometerDecisionListener.LATENCY)
+                .tag("tool", "search_notes")
+                .timer()
+                .count())
         .isGreaterThanOrEqualTo(1);
   }
 

@@ -68,7 +68,6 @@ class ServiceDownIT {
                         (builder, method, uri, body, context) ->
                             builder.header("Authorization", "Bearer alice-token"))
                     .build())
-            .jsonMapper(Bindings.jackson3())
             .requestTimeout(Duration.ofSeconds(20))
             .build();
     alice.initialize();
