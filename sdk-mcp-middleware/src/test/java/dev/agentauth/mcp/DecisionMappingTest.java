@@ -53,7 +53,7 @@ class DecisionMappingTest extends GuardTestSupport {
   }
 
   @Test
-  void confirmCarriesTheNonceAndPromptHint() throws Exception {
+  void confirmCarriesTheNonceItsExpiryAndPromptHint() throws Exception {
     server.enqueue(confirm("send_email"));
 
     CallToolResult r = call(guard().build().wrap(syncTool("send_email")));
@@ -65,6 +65,7 @@ class DecisionMappingTest extends GuardTestSupport {
             entry("decision", "confirm"),
             entry("reason", "scope_requires_user_confirmation"),
             entry("confirm_nonce", "nonce_1"),
+            entry("confirm_expires_at", "2026-11-22T10:05:00.000Z"),
             entry("confirm_prompt_hint", "Send e-mail"),
             entry("receipt_id", RECEIPT_ID));
     assertThat(textJson(r)).isEqualTo(structured(r));

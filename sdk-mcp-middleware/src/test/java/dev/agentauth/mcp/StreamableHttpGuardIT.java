@@ -12,6 +12,7 @@ import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -85,6 +86,7 @@ class StreamableHttpGuardIT {
     assertThat(d.path("decision").asText()).isEqualTo("confirm");
     assertThat(d.path("reason").asText()).isEqualTo("scope_requires_user_confirmation");
     assertThat(d.path("confirm_prompt_hint").isTextual()).isTrue();
+    assertThat(Instant.parse(d.path("confirm_expires_at").asText())).isAfter(Instant.now());
     assertThat(d.path("receipt_id").asText()).matches(ULID);
 
     bed.client.confirmations().approve(d.path("confirm_nonce").asText());
