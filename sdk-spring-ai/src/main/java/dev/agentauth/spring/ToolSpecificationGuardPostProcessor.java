@@ -1,19 +1,15 @@
 package dev.agentauth.spring;
 
-import dev.agentauth.mcp.AgentAuthToolFilter;
 import dev.agentauth.mcp.AgentAuthToolGuard;
-import io.modelcontextprotocol.server.McpAsyncListFilter;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures;
-import io.modelcontextprotocol.spec.McpSchema;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.ai.mcp.customizer.McpAsyncServerCustomizer;
-import org.springframework.ai.mcp.customizer.McpSyncServerCustomizer;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.util.ClassUtils;
 
 /**
  * Wraps every MCP tool specification the application context holds with the agentauth guard, before
@@ -23,7 +19,7 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
  * list bean holding sync, async, stateless sync or stateless async specifications, and a single
  * specification bean, are replaced by their guarded equivalents. Other beans pass unchanged.
  *
- * <p>With tool hiding on, Spring AI's {@link McpSyncServerCustomizer} bean (which Spring AI defines
+ * <p>With tool hiding on, Spring AI's {@code McpSyncServerCustomizer} bean (which Spring AI defines
  * for servlet servers, without {@code @ConditionalOnMissingBean}, so that a second one would
  * conflict) is decorated to also add the guard's tools/list filter.
  */
@@ -31,6 +27,12 @@ final class ToolSpecificationGuardPostProcessor implements BeanPostProcessor {
 
   private static final Logger log =
       LoggerFactory.getLogger(ToolSpecificationGuardPostProcessor.class);
+
+  /** Spring AI's server customizers (spring-ai-mcp) are on the class path. */
+  private static final boolean CUSTOMIZERS =
+      ClassUtils.isPresent(
+          "org.springframework.ai.mcp.customizer.McpSyncServerCustomizer",
+          ToolSpecificationGuardPostProcessor.class.getClassLoader());
 
   private final Supplier<AgentAuthToolGuard> guard;
   private final Supplier<Boolean> hideTools;
@@ -58,27 +60,8 @@ final class ToolSpecificationGuardPostProcessor implements BeanPostProcessor {
     if (bean instanceof McpStatelessServerFeatures.AsyncToolSpecification spec) {
       return logged(beanName, 1, guard.get().wrap(spec));
     }
-    if (bean instanceof McpSyncServerCustomizer customizer
-        && !(bean instanceof ToolFilterCustomizers.Marker)
-        && Boolean.TRUE.equals(hideTools.get())) {
-      AgentAuthToolFilter filter = guard.get().toolFilter();
-      log.info("agentauth hides unauthorized tools in tools/list (customizer {})", beanName);
-      return (McpSyncServerCustomizer)
-          builder -> {
-            customizer.customize(builder);
-            builder.addToolFilter(filter);
-          };
-    }
-    if (bean instanceof McpAsyncServerCustomizer customizer
-        && !(bean instanceof ToolFilterCustomizers.Marker)
-        && Boolean.TRUE.equals(hideTools.get())) {
-      McpAsyncListFilter<McpSchema.Tool> filter = guard.get().toolFilter().async();
-      log.info("agentauth hides unauthorized tools in tools/list (customizer {})", beanName);
-      return (McpAsyncServerCustomizer)
-          builder -> {
-            customizer.customize(builder);
-            builder.addToolFilter(filter);
-          };
+    if (CUSTOMIZERS && Boolean.TRUE.equals(hideTools.get())) {
+      return ToolFilterCustomizers.decorate(bean, beanName, guard);
     }
     return bean;
   }
