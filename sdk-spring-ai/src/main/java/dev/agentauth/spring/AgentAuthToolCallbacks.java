@@ -12,7 +12,7 @@ import org.springframework.ai.tool.ToolCallbackProvider;
  *
  * <pre>{@code
  * chatClient.prompt(question)
- *     .toolCallbacks(toolCallbacks.guard(ToolCallbacks.from(new CrmTools())))
+ *     .tools((Object[]) toolCallbacks.guard(ToolCallbacks.from(new CrmTools())))
  *     .toolContext(Map.of("user_id", currentUser))
  *     .call()
  *     .content();
