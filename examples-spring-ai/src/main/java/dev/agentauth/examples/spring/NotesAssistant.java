@@ -7,8 +7,8 @@ import org.springframework.ai.support.ToolCallbacks;
 
 /**
  * An agent in the same application: a {@code ChatClient} that calls the {@code @Tool} methods of
- * {@link EmailTools} itself, each call checked by the starter for the user the application names
- * in the tool context. Build it with the {@code ChatClient.Builder} of a configured chat model.
+ * {@link EmailTools} itself, each call checked by the starter for the user the application names in
+ * the tool context. Build it with the {@code ChatClient.Builder} of a configured chat model.
  */
 public class NotesAssistant {
 

@@ -8,15 +8,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentauth.client.EscalationResolveParams;
 import dev.agentauth.spring.MicrometerDecisionListener;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -55,30 +51,16 @@ class NotesMcpServerIT {
     CLIENTS.forEach(McpSyncClient::closeGracefully);
   }
 
-  private McpSyncClient client(String token, McpJsonMapper mapper) {
-    HttpClientStreamableHttpTransport.Builder transport =
-        HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + port)
-            .endpoint("/mcp")
-            .jsonMapper(mapper)
-            .httpRequestCustomizer(
-                (builder, method, uri, body, context) -> {
-                  if (token != null) {
-                    builder.header("Authorization", "Bearer " + token);
-                  }
-                });
-    McpSyncClient c =
-        McpClient.sync(transport.build()).requestTimeout(Duration.ofSeconds(10)).build();
-    CLIENTS.add(c);
-    c.initialize();
-    return c;
+  private McpSyncClient client(String token) {
+    return McpClients.connect(port, token, CLIENTS);
   }
 
   private McpSyncClient alice() {
-    return client("alice-token", Bindings.jackson3());
+    return client("alice-token");
   }
 
   private McpSyncClient bob() {
-    return client("bob-token", Bindings.jackson3());
+    return client("bob-token");
   }
 
   private static CallToolResult call(McpSyncClient c, String tool, Map<String, Object> args) {
@@ -174,9 +156,9 @@ class NotesMcpServerIT {
   void aRequestWithoutCredentialsNeverReachesATool() {
     int decisions = log.decisions.size();
 
-    assertThatThrownBy(() -> client(null, Bindings.jackson3()))
+    assertThatThrownBy(() -> client(null))
         .hasStackTraceContaining("McpHttpClientTransportAuthorizationException");
-    assertThatThrownBy(() -> client("mallory-token", Bindings.jackson3()))
+    assertThatThrownBy(() -> client("mallory-token"))
         .hasStackTraceContaining("McpHttpClientTransportAuthorizationException");
     assertThat(log.decisions).hasSize(decisions);
   }

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
@@ -14,7 +12,8 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
-import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -49,29 +48,15 @@ class ServiceDownIT {
   }
 
   @LocalServerPort int port;
-  private McpSyncClient alice;
+  private final List<McpSyncClient> opened = new ArrayList<>();
 
   @AfterEach
   void close() {
-    if (alice != null) {
-      alice.closeGracefully();
-    }
+    opened.forEach(McpSyncClient::closeGracefully);
   }
 
   private McpSyncClient alice() {
-    alice =
-        McpClient.sync(
-                HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + port)
-                    .endpoint("/mcp")
-                    .jsonMapper(Bindings.jackson3())
-                    .httpRequestCustomizer(
-                        (builder, method, uri, body, context) ->
-                            builder.header("Authorization", "Bearer alice-token"))
-                    .build())
-            .requestTimeout(Duration.ofSeconds(20))
-            .build();
-    alice.initialize();
-    return alice;
+    return McpClients.connect(port, "alice-token", opened);
   }
 
   @Test

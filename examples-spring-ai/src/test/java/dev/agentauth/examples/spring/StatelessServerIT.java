@@ -2,14 +2,11 @@ package dev.agentauth.examples.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -49,20 +46,7 @@ class StatelessServerIT {
   }
 
   private McpSyncClient client(String token) {
-    McpSyncClient c =
-        McpClient.sync(
-                HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + port)
-                    .endpoint("/mcp")
-                    .jsonMapper(Bindings.jackson3())
-                    .httpRequestCustomizer(
-                        (builder, method, uri, body, context) ->
-                            builder.header("Authorization", "Bearer " + token))
-                    .build())
-            .requestTimeout(Duration.ofSeconds(10))
-            .build();
-    CLIENTS.add(c);
-    c.initialize();
-    return c;
+    return McpClients.connect(port, token, CLIENTS);
   }
 
   private static String text(CallToolResult r) {
