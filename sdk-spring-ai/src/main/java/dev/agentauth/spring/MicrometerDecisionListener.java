@@ -40,11 +40,26 @@ public final class MicrometerDecisionListener implements DecisionListener {
   }
 
   /**
-   * Records into the registry {@code registry} supplies at each decision, none when it supplies
-   * {@code null} (the starter passes the application's registry, which may be defined after it).
+   * Records into the registry {@code registry} supplies, asked at decisions until it supplies one
+   * (the starter passes a lookup of the application's registry, which may be defined after it, and
+   * is too slow to repeat on every call); nothing is recorded before.
    */
   public MicrometerDecisionListener(Supplier<MeterRegistry> registry) {
-    this.registry = Objects.requireNonNull(registry, "registry");
+    Objects.requireNonNull(registry, "registry");
+    this.registry =
+        new Supplier<>() {
+          private volatile MeterRegistry found;
+
+          @Override
+          public MeterRegistry get() {
+            MeterRegistry r = found;
+            if (r == null) {
+              r = registry.get();
+              found = r;
+            }
+            return r;
+          }
+        };
   }
 
   @Override
