@@ -63,6 +63,13 @@ class ResilienceIT {
    */
   private static final Duration VICTIM_P99_UNDER_FLOOD = Duration.ofSeconds(1);
 
+  /**
+   * The victim's p99 while four connections send mebibyte contexts. Each of them is read and parsed
+   * in full before it is refused, which on two cores takes CPU from the victim: measured p99 257 ms
+   * (p50 32 ms, every answer a 200) on 2026-11-25. Slowed, not stalled.
+   */
+  private static final Duration VICTIM_P99_UNDER_HEAVY_BODIES = Duration.ofMillis(500);
+
   /** The attacker's answers must come within this, whatever they say. */
   private static final Duration ATTACKER_MAX = Duration.ofSeconds(5);
 
@@ -321,7 +328,7 @@ class ResilienceIT {
 
     Tally[] t = attack(4, i -> new String[] {"POST", "/v1/check", body}, ATTACKER_KEY);
 
-    assertSurvived(t[0], t[1], 400);
+    assertSurvived(t[0], t[1], VICTIM_P99_UNDER_HEAVY_BODIES, 400);
   }
 
   /**
