@@ -1,44 +1,107 @@
 package dev.agentauth.examples.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentauth.client.AgentAuthClient;
+import dev.agentauth.client.AuthorizationCreateParams;
+import dev.agentauth.mcp.GuardDecision;
 import dev.agentauth.model.ReceiptLookup;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A client agentauth did not write: the official MCP TypeScript SDK ({@code
  * ts-client/check-spring.mjs}) drives the example Spring server over streamable HTTP with bearer
- * tokens. Needs Node.js and {@code @modelcontextprotocol/sdk} in the cache {@code .ci/run} fills
- * ({@code AGENTAUTH_NODE_CACHE}, default {@code ~/.cache/agentauth-node}); skipped, saying why,
+ * tokens, as any MCP host would, and checks what the starter's guard shows it; this side then
+ * checks the same calls against the guard's decisions and the service's receipts.
+ *
+ * <p>Needs Node.js on the {@code PATH} and {@code @modelcontextprotocol/sdk} installed in the cache
+ * {@code .ci/run} fills: the system property {@code agentauth.node.cache}, else the environment
+ * variable {@code AGENTAUTH_NODE_CACHE}, else {@code ~/.cache/agentauth-node}. Skipped, saying why,
  * when either is missing.
+ *
+ * <p>Order-independent: the embedded service is shared by every test class of the JVM, and an
+ * approved confirmation opens a window in which alice's send_email is allowed (as {@code
+ * NotesMcpServerIT} does). So the script's "alice" and "bob" are this class's own users, {@value
+ * #ALICE} and {@value #BOB}, granted as alice and bob are ({@link AgentAuthTestServer}), with their
+ * own bearer tokens beside application.yml's. The script approves nothing and never calls
+ * delete_note, so it leaves nothing behind for other classes either.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "notes.tokens["
+          + SpringTypeScriptClientIT.ALICE_TOKEN
+          + "]="
+          + SpringTypeScriptClientIT.ALICE,
+      "notes.tokens[" + SpringTypeScriptClientIT.BOB_TOKEN + "]=" + SpringTypeScriptClientIT.BOB
+    })
+@Import(AgentAuthTestServer.Decisions.class)
 class SpringTypeScriptClientIT {
+  static final String ALICE = "ts_alice";
+  static final String BOB = "ts_bob";
+  static final String ALICE_TOKEN = "ts-alice-token";
+  static final String BOB_TOKEN = "ts-bob-token";
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String SDK_PACKAGE = "node_modules/@modelcontextprotocol/sdk/package.json";
+  private static final String ULID = "[0-9A-HJKMNP-TV-Z]{26}";
+  private static final String SDK = "@modelcontextprotocol/sdk";
+  private static final String SDK_PACKAGE = "node_modules/" + SDK + "/package.json";
 
   @DynamicPropertySource
   static void agentAuth(DynamicPropertyRegistry registry) {
     AgentAuthTestServer.register(registry);
   }
 
+  /** alice's and bob's grants (AgentAuthTestServer's), for this class's two users. */
+  @BeforeAll
+  static void grant() {
+    AgentAuthClient client = AgentAuthTestServer.client();
+    client
+        .authorizations()
+        .create(
+            grant(ALICE)
+                .scope("notes.read")
+                .scope("email.send")
+                .scope("notes.delete")
+                .requiresConfirmFor("email.send")
+                .requiresEscalationFor("notes.delete")
+                .escalationTarget("notes.delete", "security")
+                .build());
+    client.authorizations().create(grant(BOB).scope("notes.read").build());
+  }
+
+  private static AuthorizationCreateParams.InlineBuilder grant(String user) {
+    return AuthorizationCreateParams.inline()
+        .userId(user)
+        .agentId(AgentAuthTestServer.AGENT)
+        .expiresAt(Instant.now().plus(Duration.ofHours(1)));
+  }
+
   @LocalServerPort int port;
+  @Autowired AgentAuthTestServer.DecisionLog log;
 
   @Test
   void theTypeScriptSdkSeesWhatTheStarterDecides() throws Exception {
@@ -49,11 +112,18 @@ class SpringTypeScriptClientIT {
         "@modelcontextprotocol/sdk is not installed in "
             + cache
             + " (.ci/run installs it; or set AGENTAUTH_NODE_CACHE): skipping the TypeScript client");
-    Path script = Path.of("ts-client", "check-spring.mjs");
+    Path script = tsClientDir().resolve("check-spring.mjs");
     assertThat(script).isRegularFile();
+    int decisionsBefore = log.decisions.size();
 
     ProcessBuilder pb =
-        new ProcessBuilder("node", script.toString(), "http://127.0.0.1:" + port + "/mcp");
+        new ProcessBuilder(
+            "node",
+            script.toString(),
+            "http://127.0.0.1:" + port + "/mcp",
+            ALICE_TOKEN,
+            BOB_TOKEN,
+            ALICE);
     pb.environment().put("AGENTAUTH_NODE_CACHE", cache.toString());
     Process node = pb.start();
     node.getOutputStream().close();
@@ -63,15 +133,12 @@ class SpringTypeScriptClientIT {
     if (!exited) {
       node.destroyForcibly();
     }
-    String transcript =
-        "stdout:\n"
-            + stdout.get(10, TimeUnit.SECONDS)
-            + "\nstderr:\n"
-            + stderr.get(10, TimeUnit.SECONDS);
+    String out = stdout.get(10, TimeUnit.SECONDS);
+    String transcript = "stdout:\n" + out + "\nstderr:\n" + stderr.get(10, TimeUnit.SECONDS);
     assertThat(exited).as("node finished within 60 s; %s", transcript).isTrue();
 
     Map<String, JsonNode> checks = new LinkedHashMap<>();
-    for (String line : stdout.join().split("\\R")) {
+    for (String line : out.split("\\R")) {
       if (!line.isBlank()) {
         JsonNode n = JSON.readTree(line);
         checks.put(n.path("check").asText(), n);
@@ -79,36 +146,96 @@ class SpringTypeScriptClientIT {
     }
     assertThat(checks.keySet())
         .as(transcript)
-        .containsExactly("tools", "allow", "deny", "confirm", "forged", "anonymous");
+        .containsExactly(
+            "tools", "allow", "deny", "confirm", "forged", "anonymous", "unknown_token");
     checks.forEach(
         (name, n) -> assertThat(n.path("ok").asBoolean()).as("%s: %s", name, n).isTrue());
     assertThat(node.exitValue()).as(transcript).isZero();
 
-    // The denial the TypeScript client saw has its receipt in the service.
-    String receiptId =
-        checks.get("deny").path("result").path("structuredContent").path("receipt_id").asText();
-    assertThat(AgentAuthTestServer.client().receipts().get(receiptId))
+    // What the TypeScript client saw, checked from this side too.
+    JsonNode tools = checks.get("tools").path("result");
+    assertThat(names(tools.path("alice")))
+        .containsExactly("delete_note", "search_notes", "send_email");
+    assertThat(names(tools.path("bob"))).containsExactly("search_notes");
+    JsonNode denial = checks.get("deny").path("result").path("structuredContent");
+    assertThat(denial.path("decision").asText()).isEqualTo("deny");
+    assertThat(denial.path("reason").asText()).isEqualTo("scope_not_authorized");
+    String denyReceipt = denial.path("receipt_id").asText();
+    assertThat(denyReceipt).matches(ULID);
+    assertThat(AgentAuthTestServer.client().receipts().get(denyReceipt).receiptId())
+        .isEqualTo(denyReceipt);
+    JsonNode confirm = checks.get("confirm").path("result").path("structuredContent");
+    assertThat(confirm.path("decision").asText()).isEqualTo("confirm");
+    assertThat(confirm.path("confirm_nonce").asText()).isNotBlank();
+    assertThat(confirm.path("confirm_expires_at").asText()).endsWith("Z");
+    JsonNode forged = checks.get("forged").path("result");
+    assertThat(forged.path("argument").path("isError").asBoolean()).isTrue();
+    String forgedReceipt =
+        forged.path("meta").path("structuredContent").path("receipt_id").asText();
+    assertThat(forgedReceipt).matches(ULID);
+    assertThat(AgentAuthTestServer.client().receipts().get(forgedReceipt))
         .isInstanceOf(ReceiptLookup.class);
-    assertThat(checks.get("tools").path("result").path("bob").size()).isEqualTo(1);
+
+    // The guard decided exactly the script's four checked calls, each as the token's user: the
+    // forged user_id argument never reached it, the forged _meta did and was bob's, and the
+    // connections without a valid token made no decision at all.
+    List<GuardDecision> run =
+        List.copyOf(log.decisions.subList(decisionsBefore, log.decisions.size()));
+    assertThat(run)
+        .extracting(GuardDecision::toolName, GuardDecision::userId, d -> d.decision().value())
+        .containsExactly(
+            tuple("search_notes", ALICE, "allow"),
+            tuple("send_email", BOB, "deny"),
+            tuple("send_email", ALICE, "confirm"),
+            tuple("send_email", BOB, "deny"));
+    assertThat(run.get(1).receiptId()).isEqualTo(denyReceipt);
+    assertThat(run.get(2).receiptId()).isEqualTo(confirm.path("receipt_id").asText());
+    assertThat(run.get(3).receiptId()).isEqualTo(forgedReceipt);
   }
 
-  /** .ci/run installs the SDK at the version examples/ts-client/package.json pins, for both. */
+  /**
+   * .ci/run installs the SDK at the version examples/ts-client/package.json pins, for both scripts;
+   * ts-client/package.json here must pin the same, so the two cannot drift apart.
+   */
   @Test
-  void theScriptIsWrittenForTheSdkVersionCiInstalls() throws IOException {
-    JsonNode pinned =
-        JSON.readTree(Path.of("..", "examples", "ts-client", "package.json").toFile());
-    assertThat(pinned.path("dependencies").path("@modelcontextprotocol/sdk").asText())
-        .as("check-spring.mjs was written against this version; re-run it when it changes")
-        .isEqualTo("1.32.2");
+  void theScriptPinsTheSdkVersionCiInstalls() throws IOException {
+    Path here = tsClientDir().resolve("package.json");
+    Path installed =
+        tsClientDir().getParent().resolveSibling("examples").resolve("ts-client/package.json");
+    String pinnedHere = JSON.readTree(here.toFile()).path("dependencies").path(SDK).asText();
+    String pinnedForCi = JSON.readTree(installed.toFile()).path("dependencies").path(SDK).asText();
+
+    assertThat(pinnedHere)
+        .as(
+            "%s pins %s %s; .ci/run installs %s from %s",
+            here, SDK, pinnedHere, pinnedForCi, installed)
+        .isNotBlank()
+        .isEqualTo(pinnedForCi);
+  }
+
+  private static List<String> names(JsonNode array) {
+    return JSON.convertValue(
+        array, JSON.getTypeFactory().constructCollectionType(List.class, String.class));
   }
 
   private static Path nodeCache() {
-    String configured = System.getenv("AGENTAUTH_NODE_CACHE");
-    return configured == null || configured.isBlank()
-        ? Path.of(System.getProperty("user.home"), ".cache", "agentauth-node")
-        : Path.of(configured);
+    String configured = System.getProperty("agentauth.node.cache");
+    if (configured == null || configured.isBlank()) {
+      configured = System.getenv("AGENTAUTH_NODE_CACHE");
+    }
+    if (configured == null || configured.isBlank()) {
+      return Path.of(System.getProperty("user.home"), ".cache", "agentauth-node");
+    }
+    return Path.of(configured);
   }
 
+  /** The script's directory: set by the POM's failsafe configuration, else relative to it. */
+  private static Path tsClientDir() {
+    String dir = System.getProperty("agentauth.examples.springTsClientDir");
+    return (dir != null ? Path.of(dir) : Path.of("ts-client")).toAbsolutePath();
+  }
+
+  /** {@code node --version}, or null when Node.js cannot be run. */
   private static String nodeVersion() throws InterruptedException {
     try {
       Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
@@ -125,13 +252,19 @@ class SpringTypeScriptClientIT {
   }
 
   private static CompletableFuture<String> readAll(InputStream in) {
-    return CompletableFuture.supplyAsync(
-        () -> {
-          try (in) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-          } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          }
-        });
+    CompletableFuture<String> f = new CompletableFuture<>();
+    Thread t =
+        new Thread(
+            () -> {
+              try (in) {
+                f.complete(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+              } catch (IOException e) {
+                f.completeExceptionally(new UncheckedIOException(e));
+              }
+            },
+            "node-output");
+    t.setDaemon(true);
+    t.start();
+    return f;
   }
 }
