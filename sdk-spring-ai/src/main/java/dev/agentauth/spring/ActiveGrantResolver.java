@@ -10,7 +10,6 @@ import dev.agentauth.client.ServerException;
 import dev.agentauth.mcp.AsyncAuthorizationResolver;
 import dev.agentauth.mcp.AuthorizationResolver;
 import dev.agentauth.model.Authorization;
-import dev.agentauth.model.AuthorizationPage;
 import dev.agentauth.model.AuthorizationStatus;
 import dev.agentauth.model.ScopeEntry;
 import java.time.Duration;
@@ -136,19 +135,22 @@ public final class ActiveGrantResolver implements AuthorizationResolver {
         .async()
         .authorizations()
         .list(params.build())
-        .thenApply(AuthorizationPage::authorizations);
+        .thenApply(page -> newestActiveFirst(page.authorizations()));
   }
 
-  static Optional<String> pick(List<Authorization> authorizations, String scope) {
-    Comparator<Authorization> newestFirst =
-        Comparator.comparing(
-                Authorization::createdAt, Comparator.nullsFirst(Comparator.naturalOrder()))
-            .reversed();
-    List<Authorization> active =
-        authorizations.stream()
-            .filter(a -> a.status() == AuthorizationStatus.ACTIVE)
-            .sorted(newestFirst)
-            .toList();
+  /** The active authorizations of a listing, newest first: ordered once, when fetched. */
+  private static List<Authorization> newestActiveFirst(List<Authorization> authorizations) {
+    return authorizations.stream()
+        .filter(a -> AuthorizationStatus.ACTIVE.equals(a.status()))
+        .sorted(
+            Comparator.comparing(
+                    Authorization::createdAt, Comparator.nullsFirst(Comparator.naturalOrder()))
+                .reversed())
+        .toList();
+  }
+
+  /** The newest that grants {@code scope}, else the newest; {@code active} is newest first. */
+  static Optional<String> pick(List<Authorization> active, String scope) {
     return active.stream()
         .filter(a -> grants(a, scope))
         .findFirst()
