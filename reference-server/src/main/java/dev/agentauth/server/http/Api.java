@@ -28,6 +28,7 @@ import dev.agentauth.server.service.EscalationOps;
 import dev.agentauth.server.service.Outcome;
 import dev.agentauth.server.service.ReceiptOps;
 import dev.agentauth.server.service.ServiceContext;
+import dev.agentauth.server.service.ServiceException;
 import dev.agentauth.server.service.TombstoneOps;
 import dev.agentauth.server.service.Validation;
 import dev.agentauth.server.service.WorkspaceOps;
@@ -247,7 +248,7 @@ public final class Api {
         });
     r.post("/admin/v1/clock", this::adminClock);
 
-    r.exception(ApiError.class, (e, c) -> problem(c, e));
+    r.exception(ServiceException.class, (e, c) -> problem(c, e));
     r.exception(HttpResponseException.class, (e, c) -> problem(c, fromJavalin(e)));
     r.exception(
         dev.agentauth.server.store.StoreUnavailableException.class,
@@ -255,7 +256,7 @@ public final class Api {
           log.debug("503 on {} {}: {}", c.method(), c.path(), e.getMessage());
           problem(
               c,
-              ApiError.unavailable(
+              ServiceException.unavailable(
                   "the service is busy; retry after " + e.retryAfterSeconds() + " s",
                   e.retryAfterSeconds()));
         });
@@ -264,7 +265,9 @@ public final class Api {
         (e, c) -> {
           log.error("unexpected failure on {} {}", c.method(), c.path(), e);
           problem(
-              c, ApiError.of(500, "internal_error", "the server failed to process the request"));
+              c,
+              ServiceException.of(
+                  500, "internal_error", "the server failed to process the request"));
         });
     // Javalin hands an Error from a handler here, not to the exception handlers above.
     config.router.javaLangErrorHandler(Api::error);
@@ -313,31 +316,34 @@ public final class Api {
           throw tooLarge(c, announced);
         }
       } catch (NumberFormatException e) {
-        throw ApiError.invalid("Content-Length", "is not a number");
+        throw ServiceException.invalid("Content-Length", "is not a number");
       }
     }
   }
 
-  private static ApiError fromJavalin(HttpResponseException e) {
+  private static ServiceException fromJavalin(HttpResponseException e) {
     int status = e.getStatus();
     return switch (status) {
-      case 404 -> ApiError.of(404, "not_found", "no such endpoint");
+      case 404 -> ServiceException.of(404, "not_found", "no such endpoint");
       case 405 ->
-          ApiError.of(405, "method_not_allowed", "this endpoint does not support that method");
-      case 413 -> ApiError.of(413, "payload_too_large", "the request body is larger than 1 MiB");
+          ServiceException.of(
+              405, "method_not_allowed", "this endpoint does not support that method");
+      case 413 ->
+          ServiceException.of(413, "payload_too_large", "the request body is larger than 1 MiB");
       default ->
           status >= 500
-              ? ApiError.of(500, "internal_error", "the server failed to process the request")
-              : ApiError.of(status, "invalid_request", e.getMessage());
+              ? ServiceException.of(
+                  500, "internal_error", "the server failed to process the request")
+              : ServiceException.of(status, "invalid_request", e.getMessage());
     };
   }
 
-  private void problem(Context c, ApiError e) {
+  private void problem(Context c, ServiceException e) {
     String requestId = c.attribute("request_id");
     List<FieldError> errors = null;
     if (e.errors() != null && !e.errors().isEmpty()) {
       errors = new ArrayList<>();
-      for (ApiError.FieldProblem p : e.errors()) {
+      for (ServiceException.FieldProblem p : e.errors()) {
         errors.add(new FieldError(p.field(), p.message()));
       }
     }
@@ -381,7 +387,7 @@ public final class Api {
     if (dead == null) {
       c.contentType(JSON).result("{\"status\":\"ok\"}");
     } else {
-      problem(c, ApiError.of(503, "not_live", dead + "; restart the server"));
+      problem(c, ServiceException.of(503, "not_live", dead + "; restart the server"));
     }
   }
 
@@ -399,7 +405,7 @@ public final class Api {
   private void ready(Context c) {
     String dead = deadThreads();
     if (dead != null) {
-      problem(c, ApiError.of(503, "not_ready", dead));
+      problem(c, ServiceException.of(503, "not_ready", dead));
       return;
     }
     boolean ok;
@@ -411,36 +417,37 @@ public final class Api {
     if (ok) {
       c.contentType(JSON).result("{\"status\":\"ready\"}");
     } else {
-      problem(c, ApiError.of(503, "not_ready", "the store is not reachable"));
+      problem(c, ServiceException.of(503, "not_ready", "the store is not reachable"));
     }
   }
 
   private Caller authenticate(Context c) {
     String header = c.header("Authorization");
     if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      throw ApiError.of(
+      throw ServiceException.of(
           401, "unauthenticated", "send the API key as Authorization: Bearer <API_KEY>");
     }
     Caller caller =
         workspaces
             .authenticate(header.substring(7).trim())
-            .orElseThrow(() -> ApiError.of(401, "unauthenticated", "the API key is not valid"));
+            .orElseThrow(
+                () -> ServiceException.of(401, "unauthenticated", "the API key is not valid"));
     if (!rateLimiter.tryAcquire(caller.apiKeyHash())) {
-      throw ApiError.rateLimited(1);
+      throw ServiceException.rateLimited(1);
     }
     return caller;
   }
 
   private void admin(Context c) {
     if (settings.adminToken() == null) {
-      throw ApiError.of(404, "not_found", "no such endpoint");
+      throw ServiceException.of(404, "not_found", "no such endpoint");
     }
     String header = c.header("Authorization");
     String expected = "Bearer " + settings.adminToken();
     if (header == null
         || !MessageDigest.isEqual(
             header.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8))) {
-      throw ApiError.of(
+      throw ServiceException.of(
           401, "unauthenticated", "send the admin token as Authorization: Bearer <ADMIN_TOKEN>");
     }
   }
@@ -467,7 +474,7 @@ public final class Api {
         }
       }
     } catch (java.io.IOException e) {
-      throw ApiError.invalid("body", "could not be read: " + e.getMessage());
+      throw ServiceException.invalid("body", "could not be read: " + e.getMessage());
     }
     c.attribute("agentauth.body", bytes);
     return bytes;
@@ -482,7 +489,7 @@ public final class Api {
    *
    * @param announced the {@code Content-Length}, or -1 for a chunked body
    */
-  private static ApiError tooLarge(Context c, long announced) {
+  private static ServiceException tooLarge(Context c, long announced) {
     boolean drained = false;
     boolean waiting = announced >= 0 && "100-continue".equalsIgnoreCase(c.header("Expect"));
     if (!waiting && announced <= DRAIN_LIMIT) {
@@ -502,7 +509,7 @@ public final class Api {
     if (!drained) {
       c.header("Connection", "close");
     }
-    return ApiError.of(413, "payload_too_large", "the request body is larger than 1 MiB");
+    return ServiceException.of(413, "payload_too_large", "the request body is larger than 1 MiB");
   }
 
   /** Writes a complete response body in one piece, bypassing Javalin's result stream copy. */
@@ -529,7 +536,8 @@ public final class Api {
     } catch (NumberFormatException e) {
       // fall through
     }
-    throw ApiError.invalid("limit", "must be an integer from 1 to 100, got \"" + raw + "\"");
+    throw ServiceException.invalid(
+        "limit", "must be an integer from 1 to 100, got \"" + raw + "\"");
   }
 
   private static boolean waitRequested(Context c) {
@@ -540,7 +548,7 @@ public final class Api {
     if (w.equals("true")) {
       return true;
     }
-    throw ApiError.invalid("wait", "must be true or false");
+    throw ServiceException.invalid("wait", "must be true or false");
   }
 
   // ---- reads and writes
@@ -594,7 +602,7 @@ public final class Api {
     boolean wait = waitRequested(c);
     String key = c.header("Idempotency-Key");
     if (key != null && (key.isEmpty() || key.length() > 255)) {
-      throw ApiError.invalid("Idempotency-Key", "must be 1 to 255 characters");
+      throw ServiceException.invalid("Idempotency-Key", "must be 1 to 255 characters");
     }
     if (key == null && group != null) {
       Rendered rendered =
@@ -621,7 +629,7 @@ public final class Api {
                     if (prior.isPresent()
                         && prior.get().createdAt().isAfter(ctx.now().minus(IDEMPOTENCY_TTL))) {
                       if (!prior.get().requestHash().equals(requestHash)) {
-                        throw ApiError.of(
+                        throw ServiceException.of(
                             409,
                             "idempotency_conflict",
                             "this Idempotency-Key was used with a different request");
@@ -801,7 +809,7 @@ public final class Api {
         RequestBody.parse(strict, body(c), EscalationResolveRequest.class, false).value();
     String resolution = r.resolution() == null ? null : r.resolution().value();
     if (!caller.isPro()) {
-      throw ApiError.of(402, "plan_required", "escalation resolution needs the pro plan");
+      throw ServiceException.of(402, "plan_required", "escalation resolution needs the pro plan");
     }
     EscalationOps.validate(resolution, r.resolvedBy(), r.note());
     mutate(
@@ -899,18 +907,18 @@ public final class Api {
     admin(c);
     TestClock clock = settings.testClock();
     if (clock == null) {
-      throw ApiError.of(
+      throw ServiceException.of(
           404, "not_found", "the test clock is off; start the server with --test-clock");
     }
     ClockRequest r = RequestBody.parse(strict, body(c), ClockRequest.class, false).value();
     if ((r.advanceSeconds() == null) == (r.set() == null)) {
-      throw ApiError.invalid("body", "send exactly one of advance_seconds and set");
+      throw ServiceException.invalid("body", "send exactly one of advance_seconds and set");
     }
     Instant now;
     try {
       if (r.advanceSeconds() != null) {
         if (r.advanceSeconds() < 0) {
-          throw ApiError.invalid(
+          throw ServiceException.invalid(
               "advance_seconds", "must not be negative: the clock only moves forward");
         }
         now = clock.advance(Duration.ofSeconds(r.advanceSeconds()));
@@ -918,9 +926,9 @@ public final class Api {
         now = clock.set(r.set());
       }
     } catch (IllegalArgumentException e) {
-      throw ApiError.invalid(r.set() != null ? "set" : "advance_seconds", e.getMessage());
+      throw ServiceException.invalid(r.set() != null ? "set" : "advance_seconds", e.getMessage());
     } catch (ArithmeticException | java.time.DateTimeException e) {
-      throw ApiError.invalid("advance_seconds", "is too large");
+      throw ServiceException.invalid("advance_seconds", "is too large");
     }
     render(c, Outcome.of(200, new ClockResponse(now)));
   }

@@ -1,5 +1,6 @@
 package dev.agentauth.server.http;
 
+import dev.agentauth.server.service.ServiceException;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
@@ -36,8 +37,8 @@ final class ReadLimiter {
   /**
    * Runs {@code read} as one of {@code workspaceId}'s reads in flight.
    *
-   * @throws ApiError 429 {@code rate_limited} when the workspace's reads stayed at the limit for
-   *     the whole wait
+   * @throws ServiceException 429 {@code rate_limited} when the workspace's reads stayed at the
+   *     limit for the whole wait
    */
   <T> T run(String workspaceId, Supplier<T> read) {
     Semaphore permits =
@@ -53,7 +54,7 @@ final class ReadLimiter {
       acquired = false;
     }
     if (!acquired) {
-      throw ApiError.rateLimited(
+      throw ServiceException.rateLimited(
           1,
           "this workspace already has "
               + perWorkspace

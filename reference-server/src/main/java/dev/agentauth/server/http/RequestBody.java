@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentauth.server.service.ServiceException;
 import java.io.IOException;
 
 /**
@@ -44,44 +45,44 @@ public final class RequestBody<T> {
     JsonNode node;
     if (bytes.length == 0 || isBlank(bytes)) {
       if (!emptyAllowed) {
-        throw ApiError.invalid("body", "must be a JSON object");
+        throw ServiceException.invalid("body", "must be a JSON object");
       }
       node = strict.createObjectNode();
     } else {
       try {
         node = strict.readTree(bytes);
       } catch (JsonProcessingException e) {
-        throw ApiError.invalid("body", "is not valid JSON: " + e.getOriginalMessage());
+        throw ServiceException.invalid("body", "is not valid JSON: " + e.getOriginalMessage());
       } catch (IOException e) {
-        throw ApiError.invalid("body", "could not be read");
+        throw ServiceException.invalid("body", "could not be read");
       }
     }
     if (!(node instanceof ObjectNode obj)) {
-      throw ApiError.invalid("body", "must be a JSON object");
+      throw ServiceException.invalid("body", "must be a JSON object");
     }
     String unpaired = UnpairedSurrogates.find(obj);
     if (unpaired != null) {
-      throw ApiError.invalid(
+      throw ServiceException.invalid(
           unpaired, "contains an unpaired UTF-16 surrogate, which is not a Unicode character");
     }
     try {
       return new RequestBody<>(obj, strict.treeToValue(obj, type));
     } catch (UnrecognizedPropertyException e) {
-      throw ApiError.invalid(path(e), "is not a known field");
+      throw ServiceException.invalid(path(e), "is not a known field");
     } catch (InvalidFormatException e) {
       Class<?> t = e.getTargetType();
       if (t == String.class || t == Long.class || t == Boolean.class || t == Integer.class) {
-        throw ApiError.invalid(path(e), "has the wrong type" + expected(e));
+        throw ServiceException.invalid(path(e), "has the wrong type" + expected(e));
       }
-      throw ApiError.invalid(path(e), "has an invalid value: " + e.getOriginalMessage());
+      throw ServiceException.invalid(path(e), "has an invalid value: " + e.getOriginalMessage());
     } catch (MismatchedInputException e) {
-      throw ApiError.invalid(path(e), "has the wrong type" + expected(e));
+      throw ServiceException.invalid(path(e), "has the wrong type" + expected(e));
     } catch (JsonMappingException e) {
-      throw ApiError.invalid(path(e), "is invalid: " + e.getOriginalMessage());
+      throw ServiceException.invalid(path(e), "is invalid: " + e.getOriginalMessage());
     } catch (JsonProcessingException e) {
-      throw ApiError.invalid("body", "is invalid: " + e.getOriginalMessage());
+      throw ServiceException.invalid("body", "is invalid: " + e.getOriginalMessage());
     } catch (IllegalArgumentException e) {
-      throw ApiError.invalid("body", "is invalid: " + e.getMessage());
+      throw ServiceException.invalid("body", "is invalid: " + e.getMessage());
     }
   }
 

@@ -12,7 +12,6 @@ import dev.agentauth.model.RevokeAuthorizationResponse;
 import dev.agentauth.model.ScopeEntry;
 import dev.agentauth.server.engine.Decisions;
 import dev.agentauth.server.engine.ScopeRule;
-import dev.agentauth.server.http.ApiError;
 import dev.agentauth.server.store.AuthorizationRow;
 import dev.agentauth.server.store.BundleRow;
 import dev.agentauth.server.store.Page;
@@ -185,7 +184,7 @@ public final class AuthorizationOps {
               .filter(BundleRow::isActive)
               .orElseThrow(
                   () ->
-                      new ApiError.Builder(
+                      new ServiceException.Builder(
                               400, "bundle_not_found", "bundle_id names no active bundle")
                           .field(
                               "bundle_id",
@@ -279,14 +278,18 @@ public final class AuthorizationOps {
     if (caller.isPro()) {
       return;
     }
-    ApiError.Builder b = null;
+    ServiceException.Builder b = null;
     if (escalate != null && !escalate.isEmpty()) {
-      b = new ApiError.Builder(402, "plan_required", "requires_escalation_for needs the pro plan");
+      b =
+          new ServiceException.Builder(
+              402, "plan_required", "requires_escalation_for needs the pro plan");
       b.field("requires_escalation_for", "needs the pro plan");
     }
     if (budget != null) {
       if (b == null) {
-        b = new ApiError.Builder(402, "plan_required", "budget_limit_micros needs the pro plan");
+        b =
+            new ServiceException.Builder(
+                402, "plan_required", "budget_limit_micros needs the pro plan");
       }
       b.field("budget_limit_micros", "needs the pro plan");
     }
@@ -299,9 +302,10 @@ public final class AuthorizationOps {
   public Outcome revoke(Tx tx, Caller caller, String id, String revokedBy, String notes) {
     String ws = caller.workspaceId();
     AuthorizationRow auth =
-        tx.authorizationForUpdate(ws, id).orElseThrow(() -> ApiError.notFound("authorization"));
+        tx.authorizationForUpdate(ws, id)
+            .orElseThrow(() -> ServiceException.notFound("authorization"));
     if (auth.revokedAt() != null) {
-      throw ApiError.of(
+      throw ServiceException.of(
           409,
           "already_revoked",
           "authorization "
@@ -342,7 +346,7 @@ public final class AuthorizationOps {
   public Outcome get(Tx tx, Caller caller, String id) {
     AuthorizationRow a =
         tx.authorization(caller.workspaceId(), id)
-            .orElseThrow(() -> ApiError.notFound("authorization"));
+            .orElseThrow(() -> ServiceException.notFound("authorization"));
     return Outcome.of(200, Mapping.authorization(ctx.mapper(), a, ctx.now(), null));
   }
 
@@ -355,7 +359,7 @@ public final class AuthorizationOps {
       String cursor,
       int limit) {
     if (status != null && !Set.of("active", "revoked", "expired").contains(status)) {
-      throw ApiError.invalid("status", "must be one of active, revoked, expired");
+      throw ServiceException.invalid("status", "must be one of active, revoked, expired");
     }
     String filters = "auth|" + userId + "|" + agentId + "|" + status;
     String after = Cursors.decode(cursor, filters);

@@ -2,7 +2,6 @@ package dev.agentauth.server.service;
 
 import dev.agentauth.model.BundlePage;
 import dev.agentauth.model.BundleRequest;
-import dev.agentauth.server.http.ApiError;
 import dev.agentauth.server.store.BundleRow;
 import dev.agentauth.server.store.Page;
 import dev.agentauth.server.store.Tx;
@@ -51,7 +50,8 @@ public final class BundleOps {
     String ws = caller.workspaceId();
     lock(tx, ws, r.id());
     if (tx.bundle(ws, r.id()).filter(BundleRow::isActive).isPresent()) {
-      throw new ApiError.Builder(409, "bundle_exists", "an active bundle with this id exists")
+      throw new ServiceException.Builder(
+              409, "bundle_exists", "an active bundle with this id exists")
           .field("id", "bundle \"" + Validation.clip(r.id()) + "\" already exists")
           .build();
     }
@@ -102,14 +102,15 @@ public final class BundleOps {
   private static BundleRow active(Tx tx, Caller caller, String id) {
     return tx.bundle(caller.workspaceId(), id)
         .filter(BundleRow::isActive)
-        .orElseThrow(() -> ApiError.notFound("bundle"));
+        .orElseThrow(() -> ServiceException.notFound("bundle"));
   }
 
   private static void requirePro(Caller caller, BundleRequest r) {
     if (!caller.isPro()
         && r.requiresEscalationFor() != null
         && !r.requiresEscalationFor().isEmpty()) {
-      throw new ApiError.Builder(402, "plan_required", "requires_escalation_for needs the pro plan")
+      throw new ServiceException.Builder(
+              402, "plan_required", "requires_escalation_for needs the pro plan")
           .field("requires_escalation_for", "needs the pro plan")
           .build();
     }

@@ -2,7 +2,6 @@ package dev.agentauth.server.service;
 
 import dev.agentauth.model.ConfirmationDecision;
 import dev.agentauth.model.ConfirmationResolution;
-import dev.agentauth.server.http.ApiError;
 import dev.agentauth.server.store.AuthorizationRow;
 import dev.agentauth.server.store.GrantRow;
 import dev.agentauth.server.store.NonceRow;
@@ -65,8 +64,8 @@ public final class ConfirmationOps {
             ConfirmationDecision.APPROVED, grant.grantId(), grant.expiresAt()));
   }
 
-  private static ApiError gone() {
-    return ApiError.of(
+  private static ServiceException gone() {
+    return ServiceException.of(
         410,
         "nonce_gone",
         "the confirmation nonce is expired, already used, unknown, or its authorization was revoked");

@@ -1,6 +1,5 @@
 package dev.agentauth.server.service;
 
-import dev.agentauth.server.http.ApiError;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -49,14 +48,14 @@ public final class Cursors {
     try {
       raw = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
     } catch (IllegalArgumentException e) {
-      throw ApiError.invalid("cursor", "is not a cursor issued by this server");
+      throw ServiceException.invalid("cursor", "is not a cursor issued by this server");
     }
     String[] parts = raw.split("\\|", 3);
     if (parts.length != 3 || !parts[0].equals("v1") || parts[2].isEmpty()) {
-      throw ApiError.invalid("cursor", "is not a cursor issued by this server");
+      throw ServiceException.invalid("cursor", "is not a cursor issued by this server");
     }
     if (!parts[1].equals(fingerprint(filters))) {
-      throw ApiError.invalid(
+      throw ServiceException.invalid(
           "cursor",
           "was issued for other filters; repeat the same filters or start without a cursor");
     }

@@ -6,7 +6,6 @@ import dev.agentauth.model.EscalationResolveResponse;
 import dev.agentauth.model.EscalationStatus;
 import dev.agentauth.server.engine.DecisionEngine;
 import dev.agentauth.server.engine.Decisions;
-import dev.agentauth.server.http.ApiError;
 import dev.agentauth.server.store.AuthorizationRow;
 import dev.agentauth.server.store.EscalationRow;
 import dev.agentauth.server.store.Page;
@@ -43,14 +42,15 @@ public final class EscalationOps {
   public Outcome resolve(
       Tx tx, Caller caller, String id, String resolution, String resolvedBy, String note) {
     if (!caller.isPro()) {
-      throw ApiError.of(402, "plan_required", "escalation resolution needs the pro plan");
+      throw ServiceException.of(402, "plan_required", "escalation resolution needs the pro plan");
     }
     String ws = caller.workspaceId();
-    EscalationRow e = tx.escalation(ws, id).orElseThrow(() -> ApiError.notFound("escalation"));
+    EscalationRow e =
+        tx.escalation(ws, id).orElseThrow(() -> ServiceException.notFound("escalation"));
     AuthorizationRow auth =
         tx.authorizationForUpdate(ws, e.authorizationId())
-            .orElseThrow(() -> ApiError.notFound("escalation"));
-    e = tx.escalation(ws, id).orElseThrow(() -> ApiError.notFound("escalation"));
+            .orElseThrow(() -> ServiceException.notFound("escalation"));
+    e = tx.escalation(ws, id).orElseThrow(() -> ServiceException.notFound("escalation"));
     Instant now = ctx.now();
     if (auth.revokedAt() != null) {
       throw conflict("its authorization was revoked");
@@ -123,13 +123,15 @@ public final class EscalationOps {
 
   public Outcome get(Tx tx, Caller caller, String id) {
     EscalationRow e =
-        tx.escalation(caller.workspaceId(), id).orElseThrow(() -> ApiError.notFound("escalation"));
+        tx.escalation(caller.workspaceId(), id)
+            .orElseThrow(() -> ServiceException.notFound("escalation"));
     return Outcome.of(200, Mapping.escalation(e, ctx.now()));
   }
 
   public Outcome list(Tx tx, Caller caller, String status, String cursor, int limit) {
     if (status != null && !Set.of("pending", "approved", "rejected", "expired").contains(status)) {
-      throw ApiError.invalid("status", "must be one of pending, approved, rejected, expired");
+      throw ServiceException.invalid(
+          "status", "must be one of pending, approved, rejected, expired");
     }
     String filters = "esc|" + status;
     String after = Cursors.decode(cursor, filters);
@@ -141,8 +143,9 @@ public final class EscalationOps {
     return Outcome.of(200, new EscalationPage(fitted.items(), fitted.rows().hasMore(), next));
   }
 
-  private static ApiError conflict(String why) {
-    return ApiError.of(409, "escalation_conflict", "the escalation cannot be resolved: " + why);
+  private static ServiceException conflict(String why) {
+    return ServiceException.of(
+        409, "escalation_conflict", "the escalation cannot be resolved: " + why);
   }
 
   private static Instant min(Instant a, Instant b) {

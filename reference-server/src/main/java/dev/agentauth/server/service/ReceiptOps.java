@@ -5,7 +5,6 @@ import dev.agentauth.model.ReceiptLookup;
 import dev.agentauth.model.ReceiptPage;
 import dev.agentauth.model.ReceiptSummary;
 import dev.agentauth.model.SignedReceipt;
-import dev.agentauth.server.http.ApiError;
 import dev.agentauth.server.store.Page;
 import dev.agentauth.server.store.ReceiptFilter;
 import dev.agentauth.server.store.ReceiptRow;
@@ -47,7 +46,8 @@ public final class ReceiptOps {
 
   public Outcome get(Tx tx, Caller caller, String id) {
     ReceiptRow row =
-        tx.receipt(caller.workspaceId(), id).orElseThrow(() -> ApiError.notFound("receipt"));
+        tx.receipt(caller.workspaceId(), id)
+            .orElseThrow(() -> ServiceException.notFound("receipt"));
     ReceiptLookup body =
         row.isSigned() ? new ReceiptLookup.Signed(signed(row.signedJson())) : pending(row);
     return Outcome.of(200, body);

@@ -2,8 +2,7 @@ package dev.agentauth.server.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentauth.model.AgentAuthJson;
-import dev.agentauth.server.http.ApiError;
-import dev.agentauth.server.http.ApiError.FieldProblem;
+import dev.agentauth.server.service.ServiceException.FieldProblem;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -56,7 +55,9 @@ public final class Validation {
   /** Throws the collected problems as one 400 {@code invalid_request}, if there are any. */
   public void throwIfInvalid() {
     if (!problems.isEmpty()) {
-      throw full() ? ApiError.invalidTruncated(problems) : ApiError.invalid(problems);
+      throw full()
+          ? ServiceException.invalidTruncated(problems)
+          : ServiceException.invalid(problems);
     }
   }
 
@@ -196,7 +197,7 @@ public final class Validation {
   /** Throws 400 {@code pii_not_allowed} when {@code value} looks like an e-mail or phone number. */
   public static void rejectPii(String field, String value) {
     if (looksLikePii(value)) {
-      throw new ApiError.Builder(
+      throw new ServiceException.Builder(
               400,
               "pii_not_allowed",
               field

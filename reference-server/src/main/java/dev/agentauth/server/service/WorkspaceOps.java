@@ -5,7 +5,6 @@ import dev.agentauth.model.Plan;
 import dev.agentauth.model.Workspace;
 import dev.agentauth.model.WorkspaceKey;
 import dev.agentauth.model.WorkspaceKeys;
-import dev.agentauth.server.http.ApiError;
 import dev.agentauth.server.signing.SigningService;
 import dev.agentauth.server.store.ApiKeyRow;
 import dev.agentauth.server.store.SigningKeyRow;
@@ -95,7 +94,8 @@ public final class WorkspaceOps {
     Instant now = ctx.now();
     WorkspaceRow row = new WorkspaceRow(workspaceId, plan, now);
     if (!tx.insertWorkspace(row)) {
-      throw new ApiError.Builder(409, "workspace_exists", "workspace " + workspaceId + " exists")
+      throw new ServiceException.Builder(
+              409, "workspace_exists", "workspace " + workspaceId + " exists")
           .field("workspace_id", "already exists")
           .build();
     }
@@ -106,7 +106,7 @@ public final class WorkspaceOps {
   /** Issues a new API key for a workspace (shown once). */
   public ApiKeyResponse issueApiKey(Tx tx, String workspaceId) {
     if (tx.workspace(workspaceId).isEmpty()) {
-      throw ApiError.notFound("workspace");
+      throw ServiceException.notFound("workspace");
     }
     String key = "sk_" + ctx.token(32);
     tx.insertApiKey(new ApiKeyRow(hash(key), workspaceId, ctx.now()));
@@ -137,7 +137,7 @@ public final class WorkspaceOps {
    */
   public WorkspaceKey rotate(Tx tx, String workspaceId) {
     if (tx.workspace(workspaceId).isEmpty()) {
-      throw ApiError.notFound("workspace");
+      throw ServiceException.notFound("workspace");
     }
     // Rotations in other instances, and signers storing signatures, wait for this one.
     tx.lock(SigningService.keysLockName(workspaceId));
@@ -162,7 +162,7 @@ public final class WorkspaceOps {
   /** The public keys document of a workspace; 404 for an unknown one. */
   public WorkspaceKeys keys(Tx tx, String workspaceId) {
     if (tx.workspace(workspaceId).isEmpty()) {
-      throw ApiError.notFound("workspace");
+      throw ServiceException.notFound("workspace");
     }
     List<WorkspaceKey> keys = new ArrayList<>();
     for (SigningKeyRow k : tx.signingKeys(workspaceId)) {

@@ -3,6 +3,7 @@ package dev.agentauth.server.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentauth.server.service.ServiceException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -52,7 +53,7 @@ class ReadLimiterTest {
 
     assertThatThrownBy(() -> limiter.run("ws_a", () -> "read"))
         .isInstanceOfSatisfying(
-            ApiError.class,
+            ServiceException.class,
             e -> {
               assertThat(e.status()).isEqualTo(429);
               assertThat(e.code()).isEqualTo("rate_limited");
@@ -103,7 +104,7 @@ class ReadLimiterTest {
 
     long start = System.nanoTime();
     assertThatThrownBy(() -> limiter.run("ws_a", () -> "read"))
-        .isInstanceOfSatisfying(ApiError.class, e -> assertThat(e.status()).isEqualTo(429));
+        .isInstanceOfSatisfying(ServiceException.class, e -> assertThat(e.status()).isEqualTo(429));
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
     assertThat(limiter.run("ws_b", () -> "other")).isEqualTo("other");
   }

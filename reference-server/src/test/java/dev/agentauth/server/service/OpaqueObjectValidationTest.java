@@ -6,8 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentauth.server.http.ApiError;
-import dev.agentauth.server.http.ApiError.FieldProblem;
+import dev.agentauth.server.service.ServiceException.FieldProblem;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,10 +16,10 @@ import org.junit.jupiter.api.Test;
 class OpaqueObjectValidationTest {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
-  private static ApiError validate(JsonNode context) {
+  private static ServiceException validate(JsonNode context) {
     Validation v = new Validation();
     v.opaqueObject("context", context);
-    return catchThrowableOfType(ApiError.class, v::throwIfInvalid);
+    return catchThrowableOfType(ServiceException.class, v::throwIfInvalid);
   }
 
   /** Fourteen nested long keys, then many non-integer leaves: the shape that exhausted memory. */
@@ -38,7 +37,7 @@ class OpaqueObjectValidationTest {
 
   @Test
   void anOversizedObjectIsOneSizeErrorWhateverItHolds() {
-    ApiError e = validate(deepLongKeys(5_000, 2_000, 1.5));
+    ServiceException e = validate(deepLongKeys(5_000, 2_000, 1.5));
 
     assertThat(e.errors())
         .containsExactly(
@@ -53,7 +52,7 @@ class OpaqueObjectValidationTest {
       inner.put("n" + i, 0.5);
     }
 
-    ApiError e = validate(context);
+    ServiceException e = validate(context);
 
     assertThat(e.errors()).hasSize(Validation.MAX_REPORTED);
     assertThat(e.errors().get(0))
@@ -68,7 +67,7 @@ class OpaqueObjectValidationTest {
     ObjectNode context = MAPPER.createObjectNode();
     context.putArray("tags").add("x").add(MAPPER.createObjectNode().put("w", 1e3));
 
-    ApiError e = validate(context);
+    ServiceException e = validate(context);
 
     assertThat(e.errors())
         .containsExactly(
@@ -85,7 +84,7 @@ class OpaqueObjectValidationTest {
     assertThat(validate(context)).isNull();
 
     context.put("x".repeat(257), 1);
-    ApiError e = validate(context);
+    ServiceException e = validate(context);
 
     assertThat(e.errors()).hasSize(1);
     assertThat(e.errors().get(0).field()).isEqualTo("context." + "x".repeat(57) + "...");
@@ -101,7 +100,7 @@ class OpaqueObjectValidationTest {
       cur = cur.putObject("d");
     }
 
-    ApiError e = validate(context);
+    ServiceException e = validate(context);
 
     assertThat(e.errors()).hasSize(1);
     assertThat(e.errors().get(0).field()).isEqualTo("context" + ".d".repeat(16));

@@ -1,4 +1,4 @@
-package dev.agentauth.server.http;
+package dev.agentauth.server.service;
 
 import java.util.List;
 
@@ -6,7 +6,7 @@ import java.util.List;
  * A client-visible failure: rendered as problem+json with {@code status} and {@code code}, and
  * field errors for validation failures. Throwing one inside a transaction rolls it back.
  */
-public final class ApiError extends RuntimeException {
+public final class ServiceException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   /** One invalid field: a path such as {@code scopes[1].name} and what is wrong with it. */
@@ -17,7 +17,7 @@ public final class ApiError extends RuntimeException {
   private final transient List<FieldProblem> errors;
   private final String retryAfter;
 
-  private ApiError(
+  private ServiceException(
       int status, String code, String detail, List<FieldProblem> errors, String retryAfter) {
     super(detail, null, false, false);
     this.status = status;
@@ -44,30 +44,30 @@ public final class ApiError extends RuntimeException {
       return this;
     }
 
-    public ApiError build() {
-      return new ApiError(status, code, detail, fields, null);
+    public ServiceException build() {
+      return new ServiceException(status, code, detail, fields, null);
     }
   }
 
-  public static ApiError of(int status, String code, String detail) {
-    return new ApiError(status, code, detail, null, null);
+  public static ServiceException of(int status, String code, String detail) {
+    return new ServiceException(status, code, detail, null, null);
   }
 
   /** 400 {@code invalid_request} naming the invalid fields. */
-  public static ApiError invalid(List<FieldProblem> errors) {
+  public static ServiceException invalid(List<FieldProblem> errors) {
     String detail =
         errors.size() == 1
             ? errors.get(0).field() + ": " + errors.get(0).message()
             : errors.size() + " fields are invalid; see errors";
-    return new ApiError(400, "invalid_request", detail, errors, null);
+    return new ServiceException(400, "invalid_request", detail, errors, null);
   }
 
   /**
    * 400 {@code invalid_request} listing {@code errors}, the first problems found when validation
    * stopped at its limit (a request can hold far more problems than are worth finding).
    */
-  public static ApiError invalidTruncated(List<FieldProblem> errors) {
-    return new ApiError(
+  public static ServiceException invalidTruncated(List<FieldProblem> errors) {
+    return new ServiceException(
         400,
         "invalid_request",
         errors.size() + " or more problems found; the first " + errors.size() + " are listed",
@@ -76,26 +76,27 @@ public final class ApiError extends RuntimeException {
   }
 
   /** 400 {@code invalid_request} for one field. */
-  public static ApiError invalid(String field, String message) {
+  public static ServiceException invalid(String field, String message) {
     return invalid(List.of(new FieldProblem(field, message)));
   }
 
-  public static ApiError notFound(String what) {
+  public static ServiceException notFound(String what) {
     return of(404, "not_found", what + " not found");
   }
 
-  public static ApiError rateLimited(long retryAfterSeconds) {
+  public static ServiceException rateLimited(long retryAfterSeconds) {
     return rateLimited(retryAfterSeconds, "request rate limit of this API key exceeded");
   }
 
   /** 429 {@code rate_limited} saying which limit was reached. */
-  public static ApiError rateLimited(long retryAfterSeconds, String detail) {
-    return new ApiError(429, "rate_limited", detail, null, Long.toString(retryAfterSeconds));
+  public static ServiceException rateLimited(long retryAfterSeconds, String detail) {
+    return new ServiceException(
+        429, "rate_limited", detail, null, Long.toString(retryAfterSeconds));
   }
 
   /** 503 {@code unavailable}: the service is overloaded or a dependency is not answering. */
-  public static ApiError unavailable(String detail, long retryAfterSeconds) {
-    return new ApiError(503, "unavailable", detail, null, Long.toString(retryAfterSeconds));
+  public static ServiceException unavailable(String detail, long retryAfterSeconds) {
+    return new ServiceException(503, "unavailable", detail, null, Long.toString(retryAfterSeconds));
   }
 
   public int status() {
