@@ -1,5 +1,6 @@
 package dev.agentauth.server;
 
+import dev.agentauth.server.service.ClockControl;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,7 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * AgentAuthServer.Builder#clock} (or start the server with {@code --test-clock}) to test expiry,
  * five-minute nonces, 24-hour escalations and UTC days without sleeping. Thread-safe.
  */
-public final class TestClock extends Clock {
+public final class TestClock extends Clock implements ClockControl {
   private final AtomicReference<Instant> now;
 
   /** A clock standing at {@code start}. */
@@ -30,6 +31,7 @@ public final class TestClock extends Clock {
    *
    * @throws IllegalArgumentException if {@code amount} is negative
    */
+  @Override
   public Instant advance(Duration amount) {
     if (amount.isNegative()) {
       throw new IllegalArgumentException("the test clock only moves forward, got " + amount);
@@ -42,6 +44,7 @@ public final class TestClock extends Clock {
    *
    * @throws IllegalArgumentException if {@code instant} is before the current time
    */
+  @Override
   public Instant set(Instant instant) {
     return now.updateAndGet(
         t -> {

@@ -185,7 +185,7 @@ public final class AuthorizationOps {
               .orElseThrow(
                   () ->
                       new ServiceException.Builder(
-                              400, "bundle_not_found", "bundle_id names no active bundle")
+                              ErrorCode.BUNDLE_NOT_FOUND, "bundle_id names no active bundle")
                           .field(
                               "bundle_id",
                               "no active bundle \"" + Validation.clip(r.bundleId()) + "\"")
@@ -282,14 +282,14 @@ public final class AuthorizationOps {
     if (escalate != null && !escalate.isEmpty()) {
       b =
           new ServiceException.Builder(
-              402, "plan_required", "requires_escalation_for needs the pro plan");
+              ErrorCode.PLAN_REQUIRED, "requires_escalation_for needs the pro plan");
       b.field("requires_escalation_for", "needs the pro plan");
     }
     if (budget != null) {
       if (b == null) {
         b =
             new ServiceException.Builder(
-                402, "plan_required", "budget_limit_micros needs the pro plan");
+                ErrorCode.PLAN_REQUIRED, "budget_limit_micros needs the pro plan");
       }
       b.field("budget_limit_micros", "needs the pro plan");
     }
@@ -306,8 +306,7 @@ public final class AuthorizationOps {
             .orElseThrow(() -> ServiceException.notFound("authorization"));
     if (auth.revokedAt() != null) {
       throw ServiceException.of(
-          409,
-          "already_revoked",
+          ErrorCode.ALREADY_REVOKED,
           "authorization "
               + id
               + " was revoked at "

@@ -51,7 +51,7 @@ public final class BundleOps {
     lock(tx, ws, r.id());
     if (tx.bundle(ws, r.id()).filter(BundleRow::isActive).isPresent()) {
       throw new ServiceException.Builder(
-              409, "bundle_exists", "an active bundle with this id exists")
+              ErrorCode.BUNDLE_EXISTS, "an active bundle with this id exists")
           .field("id", "bundle \"" + Validation.clip(r.id()) + "\" already exists")
           .build();
     }
@@ -110,7 +110,7 @@ public final class BundleOps {
         && r.requiresEscalationFor() != null
         && !r.requiresEscalationFor().isEmpty()) {
       throw new ServiceException.Builder(
-              402, "plan_required", "requires_escalation_for needs the pro plan")
+              ErrorCode.PLAN_REQUIRED, "requires_escalation_for needs the pro plan")
           .field("requires_escalation_for", "needs the pro plan")
           .build();
     }

@@ -66,8 +66,7 @@ public final class ConfirmationOps {
 
   private static ServiceException gone() {
     return ServiceException.of(
-        410,
-        "nonce_gone",
+        ErrorCode.NONCE_GONE,
         "the confirmation nonce is expired, already used, unknown, or its authorization was revoked");
   }
 }

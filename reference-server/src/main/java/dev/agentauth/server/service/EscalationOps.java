@@ -42,7 +42,8 @@ public final class EscalationOps {
   public Outcome resolve(
       Tx tx, Caller caller, String id, String resolution, String resolvedBy, String note) {
     if (!caller.isPro()) {
-      throw ServiceException.of(402, "plan_required", "escalation resolution needs the pro plan");
+      throw ServiceException.of(
+          ErrorCode.PLAN_REQUIRED, "escalation resolution needs the pro plan");
     }
     String ws = caller.workspaceId();
     EscalationRow e =
@@ -145,7 +146,7 @@ public final class EscalationOps {
 
   private static ServiceException conflict(String why) {
     return ServiceException.of(
-        409, "escalation_conflict", "the escalation cannot be resolved: " + why);
+        ErrorCode.ESCALATION_CONFLICT, "the escalation cannot be resolved: " + why);
   }
 
   private static Instant min(Instant a, Instant b) {

@@ -3,8 +3,9 @@ package dev.agentauth.server.service;
 import java.util.List;
 
 /**
- * A client-visible failure: rendered as problem+json with {@code status} and {@code code}, and
- * field errors for validation failures. Throwing one inside a transaction rolls it back.
+ * A failure the client is told about: an {@link ErrorCode} (status and code), a detail, and for
+ * validation failures the fields at fault. Thrown inside a transaction it rolls the transaction
+ * back. Only {@code http} turns it into problem+json.
  */
 public final class ServiceException extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -12,15 +13,13 @@ public final class ServiceException extends RuntimeException {
   /** One invalid field: a path such as {@code scopes[1].name} and what is wrong with it. */
   public record FieldProblem(String field, String message) {}
 
-  private final int status;
-  private final String code;
+  private final ErrorCode code;
   private final transient List<FieldProblem> errors;
   private final String retryAfter;
 
   private ServiceException(
-      int status, String code, String detail, List<FieldProblem> errors, String retryAfter) {
+      ErrorCode code, String detail, List<FieldProblem> errors, String retryAfter) {
     super(detail, null, false, false);
-    this.status = status;
     this.code = code;
     this.errors = errors == null ? null : List.copyOf(errors);
     this.retryAfter = retryAfter;
@@ -28,13 +27,11 @@ public final class ServiceException extends RuntimeException {
 
   /** Builds an error that names fields with a code other than {@code invalid_request}. */
   public static final class Builder {
-    private final int status;
-    private final String code;
+    private final ErrorCode code;
     private final String detail;
     private final List<FieldProblem> fields = new java.util.ArrayList<>();
 
-    public Builder(int status, String code, String detail) {
-      this.status = status;
+    public Builder(ErrorCode code, String detail) {
       this.code = code;
       this.detail = detail;
     }
@@ -45,12 +42,12 @@ public final class ServiceException extends RuntimeException {
     }
 
     public ServiceException build() {
-      return new ServiceException(status, code, detail, fields, null);
+      return new ServiceException(code, detail, fields, null);
     }
   }
 
-  public static ServiceException of(int status, String code, String detail) {
-    return new ServiceException(status, code, detail, null, null);
+  public static ServiceException of(ErrorCode code, String detail) {
+    return new ServiceException(code, detail, null, null);
   }
 
   /** 400 {@code invalid_request} naming the invalid fields. */
@@ -59,7 +56,7 @@ public final class ServiceException extends RuntimeException {
         errors.size() == 1
             ? errors.get(0).field() + ": " + errors.get(0).message()
             : errors.size() + " fields are invalid; see errors";
-    return new ServiceException(400, "invalid_request", detail, errors, null);
+    return new ServiceException(ErrorCode.INVALID_REQUEST, detail, errors, null);
   }
 
   /**
@@ -68,8 +65,7 @@ public final class ServiceException extends RuntimeException {
    */
   public static ServiceException invalidTruncated(List<FieldProblem> errors) {
     return new ServiceException(
-        400,
-        "invalid_request",
+        ErrorCode.INVALID_REQUEST,
         errors.size() + " or more problems found; the first " + errors.size() + " are listed",
         errors,
         null);
@@ -81,7 +77,7 @@ public final class ServiceException extends RuntimeException {
   }
 
   public static ServiceException notFound(String what) {
-    return of(404, "not_found", what + " not found");
+    return of(ErrorCode.NOT_FOUND, what + " not found");
   }
 
   public static ServiceException rateLimited(long retryAfterSeconds) {
@@ -91,20 +87,26 @@ public final class ServiceException extends RuntimeException {
   /** 429 {@code rate_limited} saying which limit was reached. */
   public static ServiceException rateLimited(long retryAfterSeconds, String detail) {
     return new ServiceException(
-        429, "rate_limited", detail, null, Long.toString(retryAfterSeconds));
+        ErrorCode.RATE_LIMITED, detail, null, Long.toString(retryAfterSeconds));
   }
 
   /** 503 {@code unavailable}: the service is overloaded or a dependency is not answering. */
   public static ServiceException unavailable(String detail, long retryAfterSeconds) {
-    return new ServiceException(503, "unavailable", detail, null, Long.toString(retryAfterSeconds));
+    return new ServiceException(
+        ErrorCode.UNAVAILABLE, detail, null, Long.toString(retryAfterSeconds));
+  }
+
+  public ErrorCode errorCode() {
+    return code;
   }
 
   public int status() {
-    return status;
+    return code.status();
   }
 
+  /** The problem+json {@code code}. */
   public String code() {
-    return code;
+    return code.code();
   }
 
   public String detail() {

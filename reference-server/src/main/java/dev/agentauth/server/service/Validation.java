@@ -198,8 +198,7 @@ public final class Validation {
   public static void rejectPii(String field, String value) {
     if (looksLikePii(value)) {
       throw new ServiceException.Builder(
-              400,
-              "pii_not_allowed",
+              ErrorCode.PII_NOT_ALLOWED,
               field
                   + " looks like a raw e-mail address or phone number; send an opaque id"
                   + " (an internal id or a keyed hash) instead")

@@ -95,7 +95,7 @@ public final class WorkspaceOps {
     WorkspaceRow row = new WorkspaceRow(workspaceId, plan, now);
     if (!tx.insertWorkspace(row)) {
       throw new ServiceException.Builder(
-              409, "workspace_exists", "workspace " + workspaceId + " exists")
+              ErrorCode.WORKSPACE_EXISTS, "workspace " + workspaceId + " exists")
           .field("workspace_id", "already exists")
           .build();
     }

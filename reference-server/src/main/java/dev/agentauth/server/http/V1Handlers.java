@@ -1,0 +1,288 @@
+package dev.agentauth.server.http;
+
+import dev.agentauth.model.BundleRequest;
+import dev.agentauth.model.CheckRequest;
+import dev.agentauth.model.ConfirmationRequest;
+import dev.agentauth.model.CreateAuthorizationRequest;
+import dev.agentauth.model.EscalationResolveRequest;
+import dev.agentauth.model.RevokeAuthorizationRequest;
+import dev.agentauth.model.TombstoneRequest;
+import dev.agentauth.server.engine.CheckInput;
+import dev.agentauth.server.service.AuthorizationOps;
+import dev.agentauth.server.service.BundleOps;
+import dev.agentauth.server.service.Caller;
+import dev.agentauth.server.service.CheckOps;
+import dev.agentauth.server.service.ConfirmationOps;
+import dev.agentauth.server.service.ErrorCode;
+import dev.agentauth.server.service.EscalationOps;
+import dev.agentauth.server.service.MutationRunner;
+import dev.agentauth.server.service.Outcome;
+import dev.agentauth.server.service.ReceiptOps;
+import dev.agentauth.server.service.ServiceContext;
+import dev.agentauth.server.service.ServiceException;
+import dev.agentauth.server.service.TombstoneOps;
+import dev.agentauth.server.service.Validation;
+import dev.agentauth.server.service.WorkspaceOps;
+import dev.agentauth.server.store.ReceiptFilter;
+import dev.agentauth.server.store.Store;
+import dev.agentauth.server.store.Tx;
+import io.javalin.http.Context;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * The {@code /v1} endpoints. Each handler parses its request, calls one service operation — reads
+ * through the per-workspace read limiter, writes through the {@link MutationRunner} — and renders
+ * the outcome; none decides anything itself.
+ */
+final class V1Handlers {
+  private static final Set<String> EVENTS =
+      Set.of("authorization.create", "authorization.revoke", "escalation.resolve");
+  private static final Set<String> DECISIONS =
+      Set.of(
+          "allow",
+          "deny",
+          "confirm",
+          "escalate",
+          "authorization_granted",
+          "authorization_revoked",
+          "escalation_approved",
+          "escalation_rejected");
+
+  /** An empty JSON object body (DELETE without a body). */
+  record EmptyBody() {}
+
+  private final ServiceContext ctx;
+  private final RequestReader reader;
+  private final ResponseWriter writer;
+  private final MutationRunner runner;
+  private final WorkspaceOps workspaces;
+  private final AuthorizationOps authorizations;
+  private final CheckOps checks;
+  private final ConfirmationOps confirmations;
+  private final EscalationOps escalations;
+  private final BundleOps bundles;
+  private final TombstoneOps tombstones;
+  private final ReceiptOps receipts;
+
+  /**
+   * Reads in flight per workspace: 3, so that one workspace leaves SQLite's 4 readers one; 32 more
+   * may wait up to 1 s, so that one workspace parks at most 35 of the 250 request threads.
+   */
+  private final ReadLimiter readLimiter = new ReadLimiter(3, Duration.ofSeconds(1));
+
+  V1Handlers(
+      ServiceContext ctx,
+      RequestReader reader,
+      ResponseWriter writer,
+      MutationRunner runner,
+      WorkspaceOps workspaces,
+      ReceiptOps receipts) {
+    this.ctx = ctx;
+    this.reader = reader;
+    this.writer = writer;
+    this.runner = runner;
+    this.workspaces = workspaces;
+    this.authorizations = new AuthorizationOps(ctx);
+    this.checks = new CheckOps(ctx);
+    this.confirmations = new ConfirmationOps(ctx);
+    this.escalations = new EscalationOps(ctx);
+    this.bundles = new BundleOps(ctx);
+    this.tombstones = new TombstoneOps(ctx);
+    this.receipts = receipts;
+  }
+
+  // ---- how reads and writes run
+
+  /** A read-only operation in one read transaction, within the workspace's read limit. */
+  private void read(Context c, Caller caller, Function<Tx, Outcome> op) {
+    writer.outcome(c, readLimiter.run(caller.workspaceId(), () -> ctx.store().read(op::apply)));
+  }
+
+  /** A mutation that may not be grouped. */
+  private void mutate(Context c, Caller caller, Function<Tx, Outcome> op) {
+    writer.mutation(c, runner.run(RequestReader.mutation(c, caller, null), op));
+  }
+
+  // ---- authorizations
+
+  void createAuthorization(Context c, Caller caller) {
+    ctx.signer().admit(caller.workspaceId());
+    RequestBody<CreateAuthorizationRequest> b =
+        reader.parse(c, CreateAuthorizationRequest.class, false);
+    AuthorizationOps.validate(b.value(), b.object("metadata"));
+    var metadata = b.object("metadata") == null ? null : b.object("metadata").deepCopy();
+    mutate(c, caller, tx -> authorizations.create(tx, caller, b.value(), metadata));
+  }
+
+  void listAuthorizations(Context c, Caller caller) {
+    String userId = c.queryParam("user_id");
+    String agentId = c.queryParam("agent_id");
+    String status = c.queryParam("status");
+    String cursor = c.queryParam("cursor");
+    int limit = RequestReader.limit(c);
+    read(c, caller, tx -> authorizations.list(tx, caller, userId, agentId, status, cursor, limit));
+  }
+
+  void getAuthorization(Context c, Caller caller) {
+    String id = c.pathParam("id");
+    read(c, caller, tx -> authorizations.get(tx, caller, id));
+  }
+
+  void revokeAuthorization(Context c, Caller caller) {
+    RevokeAuthorizationRequest r = reader.parse(c, RevokeAuthorizationRequest.class, true).value();
+    Validation v = new Validation();
+    v.identifier("revoked_by", r.revokedBy());
+    v.text("notes", r.notes());
+    v.throwIfInvalid();
+    Validation.rejectPii("revoked_by", r.revokedBy());
+    String id = c.pathParam("id");
+    mutate(c, caller, tx -> authorizations.revoke(tx, caller, id, r.revokedBy(), r.notes()));
+  }
+
+  // ---- checks and confirmations
+
+  void check(Context c, Caller caller) {
+    ctx.signer().admit(caller.workspaceId());
+    RequestBody<CheckRequest> b = reader.parse(c, CheckRequest.class, false);
+    CheckRequest r = b.value();
+    CheckInput in =
+        CheckOps.validate(
+            r.authorizationId(),
+            r.scopes(),
+            r.resource(),
+            r.sessionId(),
+            r.estimatedCostMicros(),
+            b.object("context") == null ? null : b.object("context").deepCopy());
+    // A check locks only its authorization, so without an Idempotency-Key it may be grouped.
+    Store.GroupKey group =
+        new Store.GroupKey(caller.workspaceId(), in.authorizationId(), in.resource());
+    writer.mutation(
+        c,
+        runner.run(RequestReader.mutation(c, caller, group), tx -> checks.check(tx, caller, in)));
+  }
+
+  void confirm(Context c, Caller caller) {
+    ConfirmationRequest r = reader.value(c, ConfirmationRequest.class);
+    ConfirmationOps.validate(r.approved(), r.ttlSeconds());
+    String nonce = c.pathParam("nonce");
+    mutate(c, caller, tx -> confirmations.resolve(tx, caller, nonce, r.approved(), r.ttlSeconds()));
+  }
+
+  // ---- escalations
+
+  void resolveEscalation(Context c, Caller caller) {
+    EscalationResolveRequest r = reader.value(c, EscalationResolveRequest.class);
+    String resolution = r.resolution() == null ? null : r.resolution().value();
+    if (!caller.isPro()) {
+      throw ServiceException.of(
+          ErrorCode.PLAN_REQUIRED, "escalation resolution needs the pro plan");
+    }
+    EscalationOps.validate(resolution, r.resolvedBy(), r.note());
+    String id = c.pathParam("id");
+    mutate(
+        c, caller, tx -> escalations.resolve(tx, caller, id, resolution, r.resolvedBy(), r.note()));
+  }
+
+  void listEscalations(Context c, Caller caller) {
+    String status = c.queryParam("status");
+    String cursor = c.queryParam("cursor");
+    int limit = RequestReader.limit(c);
+    read(c, caller, tx -> escalations.list(tx, caller, status, cursor, limit));
+  }
+
+  void getEscalation(Context c, Caller caller) {
+    String id = c.pathParam("id");
+    read(c, caller, tx -> escalations.get(tx, caller, id));
+  }
+
+  // ---- bundles
+
+  void createBundle(Context c, Caller caller) {
+    BundleRequest r = reader.value(c, BundleRequest.class);
+    BundleOps.validate(r, null);
+    mutate(c, caller, tx -> bundles.create(tx, caller, r));
+  }
+
+  void listBundles(Context c, Caller caller) {
+    String cursor = c.queryParam("cursor");
+    int limit = RequestReader.limit(c);
+    read(c, caller, tx -> bundles.list(tx, caller, cursor, limit));
+  }
+
+  void getBundle(Context c, Caller caller) {
+    String id = c.pathParam("id");
+    read(c, caller, tx -> bundles.get(tx, caller, id));
+  }
+
+  void editBundle(Context c, Caller caller) {
+    BundleRequest r = reader.value(c, BundleRequest.class);
+    String id = c.pathParam("id");
+    BundleOps.validate(r, id);
+    mutate(c, caller, tx -> bundles.edit(tx, caller, id, r));
+  }
+
+  void deleteBundle(Context c, Caller caller) {
+    reader.parse(c, EmptyBody.class, true);
+    String id = c.pathParam("id");
+    mutate(c, caller, tx -> bundles.delete(tx, caller, id));
+  }
+
+  // ---- tombstones
+
+  void createTombstone(Context c, Caller caller) {
+    TombstoneRequest r = reader.value(c, TombstoneRequest.class);
+    TombstoneOps.validate(r.resource(), r.reason());
+    mutate(c, caller, tx -> tombstones.create(tx, caller, r.resource(), r.reason()));
+  }
+
+  void listTombstones(Context c, Caller caller) {
+    String cursor = c.queryParam("cursor");
+    int limit = RequestReader.limit(c);
+    read(c, caller, tx -> tombstones.list(tx, caller, cursor, limit));
+  }
+
+  // ---- receipts and keys
+
+  void listReceipts(Context c, Caller caller) {
+    Validation v = new Validation();
+    String event = c.queryParam("event");
+    if (event != null && !EVENTS.contains(event)) {
+      v.add("event", "must be one of " + String.join(", ", new TreeSet<>(EVENTS)));
+    }
+    String decision = c.queryParam("decision");
+    if (decision != null && !DECISIONS.contains(decision)) {
+      v.add("decision", "must be one of " + String.join(", ", new TreeSet<>(DECISIONS)));
+    }
+    Instant from = RequestReader.instantParam(c, "from", v);
+    Instant to = RequestReader.instantParam(c, "to", v);
+    v.throwIfInvalid();
+    ReceiptFilter filter =
+        new ReceiptFilter(
+            c.queryParam("authorization_id"),
+            c.queryParam("user_id"),
+            c.queryParam("resource"),
+            c.queryParam("session_id"),
+            c.queryParam("scope"),
+            event,
+            decision,
+            from,
+            to);
+    String cursor = c.queryParam("cursor");
+    int limit = RequestReader.limit(c);
+    read(c, caller, tx -> receipts.list(tx, caller, filter, cursor, limit));
+  }
+
+  void getReceipt(Context c, Caller caller) {
+    String id = c.pathParam("id");
+    read(c, caller, tx -> receipts.get(tx, caller, id));
+  }
+
+  void workspaceKeys(Context c, Caller none) {
+    String id = c.pathParam("id");
+    writer.outcome(c, Outcome.of(200, ctx.store().read(tx -> workspaces.keys(tx, id))));
+  }
+}

@@ -1,0 +1,183 @@
+package dev.agentauth.server.service;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.agentauth.model.ReceiptRef;
+import dev.agentauth.server.store.IdempotencyRow;
+import dev.agentauth.server.store.ReceiptRow;
+import dev.agentauth.server.store.Store;
+import dev.agentauth.server.store.Tx;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Runs every mutating operation the same way: in one store transaction together with its
+ * idempotency record (replayed when the key was seen with the same request, 409 when with another),
+ * or — for a check without an Idempotency-Key — as a grouped transaction the store may commit with
+ * others. After the commit it hands the operation's receipts to the signer and, when asked to wait,
+ * waits up to 5 s for their signatures. The response body is rendered here, outside the transaction
+ * unless it must be stored with the idempotency record.
+ */
+public final class MutationRunner {
+  private static final Duration WAIT = Duration.ofSeconds(5);
+  private static final Duration IDEMPOTENCY_TTL = Duration.ofHours(24);
+
+  /**
+   * One mutation request.
+   *
+   * @param idempotencyKey the client's Idempotency-Key, or null
+   * @param requestHash what identifies the request for the key (method, path, query, body); null
+   *     without a key
+   * @param group the authorization a grouped operation locks, or null when it may not be grouped
+   * @param waitForSignatures whether the response should carry signed receipts ({@code wait=true})
+   */
+  public record Request(
+      Caller caller,
+      String idempotencyKey,
+      String requestHash,
+      Store.GroupKey group,
+      boolean waitForSignatures) {
+
+    public Request {
+      if (idempotencyKey != null && (idempotencyKey.isEmpty() || idempotencyKey.length() > 255)) {
+        throw ServiceException.invalid("Idempotency-Key", "must be 1 to 255 characters");
+      }
+    }
+  }
+
+  /** What to answer: a status and JSON body; {@code replayed} when it is a stored answer. */
+  public record Response(int status, byte[] body, boolean replayed) {}
+
+  private record Committed(int status, byte[] body, boolean replayed, Outcome outcome) {}
+
+  private final ServiceContext ctx;
+  private final ReceiptOps receipts;
+  private final Consumer<List<ReceiptRow>> onCommit;
+
+  /**
+   * @param onCommit told of the receipts of every committed (not replayed) mutation, e.g. to count
+   *     decisions
+   */
+  public MutationRunner(
+      ServiceContext ctx, ReceiptOps receipts, Consumer<List<ReceiptRow>> onCommit) {
+    this.ctx = ctx;
+    this.receipts = receipts;
+    this.onCommit = onCommit;
+  }
+
+  /** Runs {@code op} for {@code req} and returns the answer to send. */
+  public Response run(Request req, Function<Tx, Outcome> op) {
+    Committed committed;
+    if (req.idempotencyKey() == null && req.group() != null) {
+      committed =
+          ctx.store()
+              .inGroupedTransaction(
+                  req.group(),
+                  tx -> {
+                    Outcome o = op.apply(tx);
+                    return new Committed(o.status(), null, false, o);
+                  });
+    } else {
+      committed = ctx.store().inTransaction(tx -> runInTransaction(tx, req, op));
+    }
+    return finish(committed, req.waitForSignatures());
+  }
+
+  private Committed runInTransaction(Tx tx, Request req, Function<Tx, Outcome> op) {
+    String key = req.idempotencyKey();
+    String keyHash = req.caller().apiKeyHash();
+    if (key != null) {
+      // A concurrent request with this key (in any instance) waits for this one and then replays
+      // its record.
+      tx.lock("idempotency/" + keyHash + "/" + key);
+      Optional<IdempotencyRow> prior = tx.idempotency(keyHash, key);
+      if (prior.isPresent() && prior.get().createdAt().isAfter(ctx.now().minus(IDEMPOTENCY_TTL))) {
+        if (!prior.get().requestHash().equals(req.requestHash())) {
+          throw ServiceException.of(
+              ErrorCode.IDEMPOTENCY_CONFLICT,
+              "this Idempotency-Key was used with a different request");
+        }
+        return new Committed(prior.get().status(), prior.get().body(), true, null);
+      }
+    }
+    Outcome o = op.apply(tx);
+    if (key == null) {
+      // Rendered after the commit: the transaction holds locks (or the writer).
+      return new Committed(o.status(), null, false, o);
+    }
+    byte[] bytes = render(o, receipts::pending);
+    tx.insertIdempotency(
+        new IdempotencyRow(
+            keyHash, key, req.requestHash(), o.status(), "application/json", bytes, ctx.now()));
+    return new Committed(o.status(), bytes, false, o);
+  }
+
+  /** Hands a committed mutation's receipts to the signer and renders its answer. */
+  private Response finish(Committed committed, boolean wait) {
+    if (committed.replayed()) {
+      return new Response(committed.status(), committed.body(), true);
+    }
+    Outcome o = committed.outcome();
+    onCommit.accept(o.receipts());
+    List<CompletableFuture<String>> waits = new ArrayList<>();
+    if (wait) {
+      for (ReceiptRow row : o.receipts()) {
+        waits.add(ctx.signer().whenSigned(row.receiptId()));
+      }
+    }
+    ctx.signer().submit(o.receipts());
+    byte[] body = committed.body() != null ? committed.body() : render(o, receipts::pending);
+    if (wait && !o.receipts().isEmpty()) {
+      Map<String, String> signed = awaitSigned(o.receipts(), waits);
+      body = render(o, row -> signedOrPending(row, signed));
+    }
+    return new Response(o.status(), body, false);
+  }
+
+  /** The JSON body of {@code o}, its receipts shown through {@code view}. */
+  public byte[] render(Outcome o, Outcome.ReceiptView view) {
+    try {
+      return ctx.mapper().writeValueAsBytes(o.body().apply(view));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("response not serializable", e);
+    }
+  }
+
+  /** The JSON body of a read's outcome (its receipts, if any, shown as pending). */
+  public byte[] render(Outcome o) {
+    return render(o, receipts::pending);
+  }
+
+  private ReceiptRef signedOrPending(ReceiptRow row, Map<String, String> signed) {
+    String json = signed.get(row.receiptId());
+    return json == null ? receipts.pending(row) : receipts.signed(json);
+  }
+
+  private Map<String, String> awaitSigned(
+      List<ReceiptRow> rows, List<CompletableFuture<String>> waits) {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    Map<String, String> out = new LinkedHashMap<>();
+    for (int i = 0; i < rows.size(); i++) {
+      String id = rows.get(i).receiptId();
+      try {
+        long left = Math.max(0, deadline - System.nanoTime());
+        out.put(id, waits.get(i).get(left, TimeUnit.NANOSECONDS));
+      } catch (TimeoutException | ExecutionException e) {
+        ctx.signer().forget(id);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    return out;
+  }
+}
