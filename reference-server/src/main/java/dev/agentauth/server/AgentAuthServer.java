@@ -60,6 +60,7 @@ public final class AgentAuthServer implements AutoCloseable {
   private final ServiceContext ctx;
   private final WorkspaceOps workspaces;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private volatile Api api;
   private final ScheduledExecutorService housekeeping =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -130,7 +131,7 @@ public final class AgentAuthServer implements AutoCloseable {
     AtomicReference<Server> jetty = new AtomicReference<>();
     TestClock testClock = config.testClock && clock instanceof TestClock t ? t : null;
     ReceiptOps receipts = new ReceiptOps(ctx, () -> baseUrlForReceipts);
-    Api api =
+    api =
         new Api(
             ctx,
             new Api.Settings(config.adminToken, testClock, config.rateLimit),
@@ -229,6 +230,14 @@ public final class AgentAuthServer implements AutoCloseable {
   }
 
   /** The base URL clients use, e.g. {@code http://127.0.0.1:54321}. */
+  /** Every endpoint this server answers and who may call it (the route table); after start. */
+  public java.util.List<Api.Endpoint> endpoints() {
+    if (api == null) {
+      throw new IllegalStateException("the server has not started");
+    }
+    return api.endpoints();
+  }
+
   public String baseUrl() {
     return baseUrl;
   }

@@ -67,6 +67,16 @@ public final class Api {
             new AdminHandlers(ctx, reader, writer, workspaces, settings.testClock()));
   }
 
+  /** One row of the route table as callers see it: method, path and who may call it. */
+  public record Endpoint(String method, String path, String access) {}
+
+  /** The route table: every endpoint this server answers, in the table's order. */
+  public List<Endpoint> endpoints() {
+    return routes.stream()
+        .map(r -> new Endpoint(r.method().name(), r.path(), r.access().name()))
+        .toList();
+  }
+
   /** Registers every route and the error mapping on a Javalin configuration. */
   public void configure(JavalinConfig config) {
     config.http.maxRequestSize = MAX_BODY;
