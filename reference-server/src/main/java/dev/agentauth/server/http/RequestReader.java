@@ -6,7 +6,6 @@ import dev.agentauth.server.service.Caller;
 import dev.agentauth.server.service.ErrorCode;
 import dev.agentauth.server.service.MutationRunner;
 import dev.agentauth.server.service.ServiceException;
-import dev.agentauth.server.service.Validation;
 import dev.agentauth.server.store.Store;
 import io.javalin.http.Context;
 import java.io.IOException;
@@ -14,7 +13,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Instant;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
@@ -152,20 +150,6 @@ final class RequestReader {
     }
     throw ServiceException.invalid(
         "limit", "must be an integer from 1 to 100, got \"" + raw + "\"");
-  }
-
-  /** An RFC 3339 query parameter, or null; a malformed one is added to {@code v}. */
-  static Instant instantParam(Context c, String name, Validation v) {
-    String raw = c.queryParam(name);
-    if (raw == null) {
-      return null;
-    }
-    try {
-      return AgentAuthJson.parseInstant(raw);
-    } catch (IllegalArgumentException e) {
-      v.add(name, "must be an RFC 3339 timestamp with an offset, e.g. 2026-11-22T10:15:30Z");
-      return null;
-    }
   }
 
   /**

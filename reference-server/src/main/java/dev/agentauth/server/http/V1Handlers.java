@@ -13,24 +13,18 @@ import dev.agentauth.server.service.BundleOps;
 import dev.agentauth.server.service.Caller;
 import dev.agentauth.server.service.CheckOps;
 import dev.agentauth.server.service.ConfirmationOps;
-import dev.agentauth.server.service.ErrorCode;
 import dev.agentauth.server.service.EscalationOps;
 import dev.agentauth.server.service.MutationRunner;
 import dev.agentauth.server.service.Outcome;
 import dev.agentauth.server.service.ReceiptOps;
 import dev.agentauth.server.service.ServiceContext;
-import dev.agentauth.server.service.ServiceException;
 import dev.agentauth.server.service.TombstoneOps;
-import dev.agentauth.server.service.Validation;
 import dev.agentauth.server.service.WorkspaceOps;
 import dev.agentauth.server.store.ReceiptFilter;
 import dev.agentauth.server.store.Store;
 import dev.agentauth.server.store.Tx;
 import io.javalin.http.Context;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -39,19 +33,6 @@ import java.util.function.Function;
  * the outcome; none decides anything itself.
  */
 final class V1Handlers {
-  private static final Set<String> EVENTS =
-      Set.of("authorization.create", "authorization.revoke", "escalation.resolve");
-  private static final Set<String> DECISIONS =
-      Set.of(
-          "allow",
-          "deny",
-          "confirm",
-          "escalate",
-          "authorization_granted",
-          "authorization_revoked",
-          "escalation_approved",
-          "escalation_rejected");
-
   /** An empty JSON object body (DELETE without a body). */
   record EmptyBody() {}
 
@@ -134,11 +115,7 @@ final class V1Handlers {
 
   void revokeAuthorization(Context c, Caller caller) {
     RevokeAuthorizationRequest r = reader.parse(c, RevokeAuthorizationRequest.class, true).value();
-    Validation v = new Validation();
-    v.identifier("revoked_by", r.revokedBy());
-    v.text("notes", r.notes());
-    v.throwIfInvalid();
-    Validation.rejectPii("revoked_by", r.revokedBy());
+    AuthorizationOps.validate(r);
     String id = c.pathParam("id");
     mutate(c, caller, tx -> authorizations.revoke(tx, caller, id, r.revokedBy(), r.notes()));
   }
@@ -177,11 +154,7 @@ final class V1Handlers {
   void resolveEscalation(Context c, Caller caller) {
     EscalationResolveRequest r = reader.value(c, EscalationResolveRequest.class);
     String resolution = r.resolution() == null ? null : r.resolution().value();
-    if (!caller.isPro()) {
-      throw ServiceException.of(
-          ErrorCode.PLAN_REQUIRED, "escalation resolution needs the pro plan");
-    }
-    EscalationOps.validate(resolution, r.resolvedBy(), r.note());
+    EscalationOps.validate(caller, resolution, r.resolvedBy(), r.note());
     String id = c.pathParam("id");
     mutate(
         c, caller, tx -> escalations.resolve(tx, caller, id, resolution, r.resolvedBy(), r.note()));
@@ -248,29 +221,7 @@ final class V1Handlers {
   // ---- receipts and keys
 
   void listReceipts(Context c, Caller caller) {
-    Validation v = new Validation();
-    String event = c.queryParam("event");
-    if (event != null && !EVENTS.contains(event)) {
-      v.add("event", "must be one of " + String.join(", ", new TreeSet<>(EVENTS)));
-    }
-    String decision = c.queryParam("decision");
-    if (decision != null && !DECISIONS.contains(decision)) {
-      v.add("decision", "must be one of " + String.join(", ", new TreeSet<>(DECISIONS)));
-    }
-    Instant from = RequestReader.instantParam(c, "from", v);
-    Instant to = RequestReader.instantParam(c, "to", v);
-    v.throwIfInvalid();
-    ReceiptFilter filter =
-        new ReceiptFilter(
-            c.queryParam("authorization_id"),
-            c.queryParam("user_id"),
-            c.queryParam("resource"),
-            c.queryParam("session_id"),
-            c.queryParam("scope"),
-            event,
-            decision,
-            from,
-            to);
+    ReceiptFilter filter = ReceiptOps.filter(c::queryParam);
     String cursor = c.queryParam("cursor");
     int limit = RequestReader.limit(c);
     read(c, caller, tx -> receipts.list(tx, caller, filter, cursor, limit));

@@ -34,6 +34,15 @@ public final class AuthorizationOps {
   }
 
   /** Validates what can be checked without the store. */
+  /** Validates a revocation request (an empty body is allowed). */
+  public static void validate(dev.agentauth.model.RevokeAuthorizationRequest r) {
+    Validation v = new Validation();
+    v.identifier("revoked_by", r.revokedBy());
+    v.text("notes", r.notes());
+    v.throwIfInvalid();
+    Validation.rejectPii("revoked_by", r.revokedBy());
+  }
+
   public static void validate(CreateAuthorizationRequest r, JsonNode metadata) {
     Validation v = new Validation();
     if (v.required("user_id", r.userId())) {

@@ -23,7 +23,18 @@ public final class EscalationOps {
     this.ctx = ctx;
   }
 
-  public static void validate(String resolution, String resolvedBy, String note) {
+  /**
+   * Validates a resolution request of {@code caller}: 402 without the pro plan, then the fields.
+   */
+  public static void validate(Caller caller, String resolution, String resolvedBy, String note) {
+    if (!caller.isPro()) {
+      throw ServiceException.of(
+          ErrorCode.PLAN_REQUIRED, "escalation resolution needs the pro plan");
+    }
+    validate(resolution, resolvedBy, note);
+  }
+
+  static void validate(String resolution, String resolvedBy, String note) {
     Validation v = new Validation();
     if (v.required("resolution", resolution)
         && !Set.of("approved", "rejected").contains(resolution)) {

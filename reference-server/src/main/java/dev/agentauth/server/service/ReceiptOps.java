@@ -1,6 +1,8 @@
 package dev.agentauth.server.service;
 
+import dev.agentauth.model.Decision;
 import dev.agentauth.model.PendingReceipt;
+import dev.agentauth.model.ReceiptEvent;
 import dev.agentauth.model.ReceiptLookup;
 import dev.agentauth.model.ReceiptPage;
 import dev.agentauth.model.ReceiptSummary;
@@ -26,6 +28,65 @@ public final class ReceiptOps {
   }
 
   /** The pending envelope of a receipt row. */
+  /** The receipt list's {@code event} values: sdk-core's known receipt events. */
+  private static final java.util.SortedSet<String> EVENTS =
+      java.util.Collections.unmodifiableSortedSet(
+          java.util.Arrays.stream(ReceiptEvent.Known.values())
+              .map(ReceiptEvent.Known::wireName)
+              .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new)));
+
+  /** The receipt list's {@code decision} values: sdk-core's known decisions. */
+  private static final java.util.SortedSet<String> DECISIONS =
+      java.util.Collections.unmodifiableSortedSet(
+          java.util.Arrays.stream(Decision.Known.values())
+              .map(Decision.Known::wireName)
+              .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new)));
+
+  /**
+   * The receipt list's filter from its query parameters, validated: {@code event} and {@code
+   * decision} must be known values, {@code from} and {@code to} RFC 3339 timestamps.
+   *
+   * @param query the value of a query parameter by name, or null
+   */
+  public static ReceiptFilter filter(java.util.function.UnaryOperator<String> query) {
+    Validation v = new Validation();
+    String event = query.apply("event");
+    if (event != null && !EVENTS.contains(event)) {
+      v.add("event", "must be one of " + String.join(", ", EVENTS));
+    }
+    String decision = query.apply("decision");
+    if (decision != null && !DECISIONS.contains(decision)) {
+      v.add("decision", "must be one of " + String.join(", ", DECISIONS));
+    }
+    java.time.Instant from = instant(query, "from", v);
+    java.time.Instant to = instant(query, "to", v);
+    v.throwIfInvalid();
+    return new ReceiptFilter(
+        query.apply("authorization_id"),
+        query.apply("user_id"),
+        query.apply("resource"),
+        query.apply("session_id"),
+        query.apply("scope"),
+        event,
+        decision,
+        from,
+        to);
+  }
+
+  private static java.time.Instant instant(
+      java.util.function.UnaryOperator<String> query, String name, Validation v) {
+    String raw = query.apply(name);
+    if (raw == null) {
+      return null;
+    }
+    try {
+      return dev.agentauth.model.AgentAuthJson.parseInstant(raw);
+    } catch (IllegalArgumentException e) {
+      v.add(name, "must be an RFC 3339 timestamp with an offset, e.g. 2026-11-22T10:15:30Z");
+      return null;
+    }
+  }
+
   public PendingReceipt pending(ReceiptRow row) {
     return new PendingReceipt(
         row.receiptId(), ctx.signer().readyAtEstimate(), url(row.receiptId()));
