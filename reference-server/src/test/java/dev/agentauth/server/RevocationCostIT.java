@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.f4b6a3.ulid.UlidCreator;
 import dev.agentauth.server.ServerHarness.Resp;
-import dev.agentauth.server.store.EscalationRow;
+import dev.agentauth.server.domain.EscalationRow;
 import dev.agentauth.server.store.MemoryStore;
 import dev.agentauth.server.store.Store;
 import dev.agentauth.server.store.Tx;
@@ -76,7 +76,7 @@ class RevocationCostIT {
                     authorizationId,
                     "pay.send",
                     "invoice:" + i,
-                    EscalationRow.PENDING,
+                    dev.agentauth.model.EscalationStatus.Known.PENDING,
                     null,
                     now,
                     now.plus(Duration.ofHours(24)),

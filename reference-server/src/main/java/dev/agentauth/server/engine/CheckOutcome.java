@@ -1,7 +1,9 @@
 package dev.agentauth.server.engine;
 
-import dev.agentauth.server.store.EscalationRow;
-import dev.agentauth.server.store.NonceRow;
+import dev.agentauth.model.Decision;
+import dev.agentauth.model.Reason;
+import dev.agentauth.server.domain.EscalationRow;
+import dev.agentauth.server.domain.NonceRow;
 import java.time.LocalDate;
 import java.util.List;
 
@@ -31,15 +33,15 @@ public record CheckOutcome(List<ScopeResult> results, List<Change> changes) {
    */
   public record ScopeResult(
       String scope,
-      String decision,
-      String reason,
+      Decision.Known decision,
+      Reason.Known reason,
       Budget budget,
       NonceRow nonce,
       EscalationRow escalation,
       String grantId) {
 
     public boolean isAllow() {
-      return Decisions.ALLOW.equals(decision);
+      return decision == Decision.Known.ALLOW;
     }
   }
 

@@ -1,9 +1,9 @@
 package dev.agentauth.server.engine;
 
-import dev.agentauth.server.store.AuthorizationRow;
-import dev.agentauth.server.store.EscalationRow;
-import dev.agentauth.server.store.GrantRow;
-import dev.agentauth.server.store.NonceRow;
+import dev.agentauth.server.domain.AuthorizationRow;
+import dev.agentauth.server.domain.EscalationRow;
+import dev.agentauth.server.domain.GrantRow;
+import dev.agentauth.server.domain.NonceRow;
 import java.util.Map;
 
 /**

@@ -1,10 +1,16 @@
 package dev.agentauth.server.engine;
 
-import static dev.agentauth.server.engine.Decisions.ALLOW;
-import static dev.agentauth.server.engine.Decisions.CONFIRM;
-import static dev.agentauth.server.engine.Decisions.DENY;
-import static dev.agentauth.server.engine.Decisions.ESCALATE;
+import static dev.agentauth.model.Decision.Known.ALLOW;
+import static dev.agentauth.model.Decision.Known.CONFIRM;
+import static dev.agentauth.model.Decision.Known.DENY;
+import static dev.agentauth.model.Decision.Known.ESCALATE;
 
+import dev.agentauth.model.EscalationStatus;
+import dev.agentauth.model.Reason;
+import dev.agentauth.server.domain.AuthorizationRow;
+import dev.agentauth.server.domain.EscalationRow;
+import dev.agentauth.server.domain.NonceRow;
+import dev.agentauth.server.domain.ScopeRule;
 import dev.agentauth.server.engine.CheckOutcome.Budget;
 import dev.agentauth.server.engine.CheckOutcome.Change;
 import dev.agentauth.server.engine.CheckOutcome.ConsumeApproval;
@@ -14,9 +20,6 @@ import dev.agentauth.server.engine.CheckOutcome.CreateNonce;
 import dev.agentauth.server.engine.CheckOutcome.ScopeResult;
 import dev.agentauth.server.engine.CheckOutcome.SpendBudget;
 import dev.agentauth.server.engine.CheckSnapshot.ScopeState;
-import dev.agentauth.server.store.AuthorizationRow;
-import dev.agentauth.server.store.EscalationRow;
-import dev.agentauth.server.store.NonceRow;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -78,27 +81,27 @@ public final class DecisionEngine {
       String ws, CheckSnapshot snap, CheckInput in, String scope, Instant now, List<Change> out) {
     AuthorizationRow auth = snap.authorization();
     if (auth == null) { // 1
-      return deny(scope, Decisions.R_NOT_FOUND, null);
+      return deny(scope, Reason.Known.AUTHORIZATION_NOT_FOUND, null);
     }
     if (auth.revokedAt() != null) { // 2
-      return deny(scope, Decisions.R_REVOKED, null);
+      return deny(scope, Reason.Known.AUTHORIZATION_REVOKED, null);
     }
     if (!now.isBefore(auth.expiresAt())) { // 3
-      return deny(scope, Decisions.R_EXPIRED, null);
+      return deny(scope, Reason.Known.AUTHORIZATION_EXPIRED, null);
     }
     ScopeRule rule = findScope(auth, scope);
     if (rule == null) { // 4
-      return deny(scope, Decisions.R_SCOPE_NOT_AUTHORIZED, null);
+      return deny(scope, Reason.Known.SCOPE_NOT_AUTHORIZED, null);
     }
     if (!constraintsMatch(rule, in)) { // 5
-      return deny(scope, Decisions.R_SCOPE_NOT_AUTHORIZED, null);
+      return deny(scope, Reason.Known.SCOPE_NOT_AUTHORIZED, null);
     }
     if (snap.resourceTombstoned()) { // 6
-      return deny(scope, Decisions.R_TOMBSTONED, null);
+      return deny(scope, Reason.Known.RESOURCE_TOMBSTONED, null);
     }
     ScopeState state = snap.scopes().getOrDefault(scope, ScopeState.EMPTY);
     if (rule.maxPerDay() != null && state.allowsToday() >= rule.maxPerDay()) { // 7
-      return deny(scope, Decisions.R_RATE_LIMIT, null);
+      return deny(scope, Reason.Known.RATE_LIMIT_EXCEEDED, null);
     }
     Budget pending = null; // 8
     if (auth.budgetLimitMicros() != null) {
@@ -107,7 +110,7 @@ public final class DecisionEngine {
       if (spent + estimate > auth.budgetLimitMicros()) {
         return deny(
             scope,
-            Decisions.R_BUDGET,
+            Reason.Known.BUDGET_EXCEEDED,
             new Budget(auth.budgetLimitMicros(), spent, estimate, spent));
       }
       pending = new Budget(auth.budgetLimitMicros(), spent, estimate, spent + estimate);
@@ -127,16 +130,16 @@ public final class DecisionEngine {
       if (latest != null && isApprovalActive(latest, now)) {
         approval = latest;
       } else if (latest != null
-          && "rejected".equals(latest.status())
+          && latest.status() == EscalationStatus.Known.REJECTED
           && now.isBefore(latest.expiresAt())) {
         // The receipt names the rejected escalation so an auditor can link the two.
         return new ScopeResult(
-            scope, DENY, Decisions.R_ESCALATION_REJECTED, notSpent, null, latest, null);
+            scope, DENY, Reason.Known.ESCALATION_REJECTED, notSpent, null, latest, null);
       } else if (latest != null
-          && "pending".equals(latest.status())
+          && latest.status() == EscalationStatus.Known.PENDING
           && now.isBefore(latest.expiresAt())) {
         return new ScopeResult(
-            scope, ESCALATE, Decisions.R_NEEDS_ESCALATION, notSpent, null, latest, null);
+            scope, ESCALATE, Reason.Known.ESCALATION_REQUIRED, notSpent, null, latest, null);
       } else {
         EscalationRow created =
             new EscalationRow(
@@ -145,7 +148,7 @@ public final class DecisionEngine {
                 auth.authorizationId(),
                 scope,
                 in.resource(),
-                "pending",
+                EscalationStatus.Known.PENDING,
                 auth.escalationTargets().get(scope),
                 now,
                 now.plus(ESCALATION_LIFETIME),
@@ -156,7 +159,7 @@ public final class DecisionEngine {
                 null);
         out.add(new CreateEscalation(created));
         return new ScopeResult(
-            scope, ESCALATE, Decisions.R_NEEDS_ESCALATION, notSpent, null, created, null);
+            scope, ESCALATE, Reason.Known.ESCALATION_REQUIRED, notSpent, null, created, null);
       }
     }
 
@@ -181,7 +184,13 @@ public final class DecisionEngine {
           out.add(new CreateNonce(nonce));
         }
         return new ScopeResult(
-            scope, CONFIRM, Decisions.R_NEEDS_CONFIRMATION, notSpent, nonce, null, null);
+            scope,
+            CONFIRM,
+            Reason.Known.SCOPE_REQUIRES_USER_CONFIRMATION,
+            notSpent,
+            nonce,
+            null,
+            null);
       }
     }
 
@@ -190,12 +199,12 @@ public final class DecisionEngine {
     if (pending != null && pending.estimatedCostMicros() > 0) {
       out.add(new SpendBudget(pending.estimatedCostMicros()));
     }
-    String reason = Decisions.R_SCOPE_ACTIVE;
+    Reason.Known reason = Reason.Known.AUTHORIZATION_GRANTED_SCOPE_ACTIVE;
     if (approval != null) {
       out.add(new ConsumeApproval(approval.approvalConsumed(now)));
-      reason = Decisions.R_VIA_ESCALATION;
+      reason = Reason.Known.AUTHORIZATION_GRANTED_VIA_ESCALATION;
     } else if (grantId != null) {
-      reason = Decisions.R_VIA_CONFIRMATION;
+      reason = Reason.Known.AUTHORIZATION_GRANTED_VIA_CONFIRMATION;
     }
     return new ScopeResult(scope, ALLOW, reason, pending, null, approval, grantId);
   }
@@ -206,7 +215,7 @@ public final class DecisionEngine {
   }
 
   private static boolean isApprovalActive(EscalationRow e, Instant now) {
-    return "approved".equals(e.status())
+    return e.status() == EscalationStatus.Known.APPROVED
         && e.approvalConsumedAt() == null
         && e.approvalExpiresAt() != null
         && now.isBefore(e.approvalExpiresAt());
@@ -232,7 +241,7 @@ public final class DecisionEngine {
     return true;
   }
 
-  private static ScopeResult deny(String scope, String reason, Budget budget) {
+  private static ScopeResult deny(String scope, Reason.Known reason, Budget budget) {
     return new ScopeResult(scope, DENY, reason, budget, null, null, null);
   }
 }

@@ -8,11 +8,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentauth.model.AgentAuthJson;
 import dev.agentauth.model.AuthorizationPage;
 import dev.agentauth.model.CreateAuthorizationRequest;
+import dev.agentauth.model.Decision;
+import dev.agentauth.model.Reason;
+import dev.agentauth.model.ReceiptEvent;
 import dev.agentauth.model.RevokeAuthorizationResponse;
 import dev.agentauth.model.ScopeEntry;
-import dev.agentauth.server.engine.Decisions;
-import dev.agentauth.server.engine.ScopeRule;
-import dev.agentauth.server.store.AuthorizationRow;
+import dev.agentauth.server.domain.AuthorizationRow;
+import dev.agentauth.server.domain.ScopeRule;
 import dev.agentauth.server.store.BundleRow;
 import dev.agentauth.server.store.Page;
 import dev.agentauth.server.store.ReceiptRow;
@@ -268,9 +270,9 @@ public final class AuthorizationOps {
             .eventReceipt(
                 ws,
                 now,
-                Decisions.EVENT_CREATE,
-                Decisions.AUTHORIZATION_GRANTED,
-                Decisions.R_CREATED,
+                ReceiptEvent.Known.AUTHORIZATION_CREATE,
+                Decision.Known.AUTHORIZATION_GRANTED,
+                Reason.Known.AUTHORIZATION_CREATED,
                 row.userId(),
                 row.agentId(),
                 null,
@@ -336,9 +338,9 @@ public final class AuthorizationOps {
             .eventReceipt(
                 ws,
                 now,
-                Decisions.EVENT_REVOKE,
-                Decisions.AUTHORIZATION_REVOKED,
-                Decisions.R_REVOKED,
+                ReceiptEvent.Known.AUTHORIZATION_REVOKE,
+                Decision.Known.AUTHORIZATION_REVOKED,
+                Reason.Known.AUTHORIZATION_REVOKED,
                 auth.userId(),
                 auth.agentId(),
                 null,

@@ -8,6 +8,9 @@ import dev.agentauth.model.Decision;
 import dev.agentauth.model.EscalationRef;
 import dev.agentauth.model.EscalationStatus;
 import dev.agentauth.model.Reason;
+import dev.agentauth.server.domain.AuthorizationRow;
+import dev.agentauth.server.domain.EscalationRow;
+import dev.agentauth.server.domain.ScopeRule;
 import dev.agentauth.server.engine.CheckInput;
 import dev.agentauth.server.engine.CheckOutcome;
 import dev.agentauth.server.engine.CheckOutcome.Budget;
@@ -21,10 +24,6 @@ import dev.agentauth.server.engine.CheckOutcome.SpendBudget;
 import dev.agentauth.server.engine.CheckSnapshot;
 import dev.agentauth.server.engine.CheckSnapshot.ScopeState;
 import dev.agentauth.server.engine.DecisionEngine;
-import dev.agentauth.server.engine.Decisions;
-import dev.agentauth.server.engine.ScopeRule;
-import dev.agentauth.server.store.AuthorizationRow;
-import dev.agentauth.server.store.EscalationRow;
 import dev.agentauth.server.store.ReceiptRow;
 import dev.agentauth.server.store.Tx;
 import java.time.Instant;
@@ -230,12 +229,12 @@ public final class CheckOps {
             ? null
             : new BudgetBlock(
                 b.limitMicros(), b.spentMicros(), b.estimatedCostMicros(), b.spentAfterMicros());
-    boolean confirm = Decisions.CONFIRM.equals(r.decision());
-    boolean escalate = Decisions.ESCALATE.equals(r.decision());
+    boolean confirm = r.decision() == Decision.Known.CONFIRM;
+    boolean escalate = r.decision() == Decision.Known.ESCALATE;
     EscalationRow e = escalate ? r.escalation() : null;
     return new CheckResult(
-        Decision.of(r.decision()),
-        Reason.of(r.reason()),
+        Decision.of(r.decision().wireName()),
+        Reason.of(r.reason().wireName()),
         receipt,
         budget,
         confirm ? r.nonce().nonce() : null,

@@ -2,9 +2,9 @@ package dev.agentauth.server.service;
 
 import dev.agentauth.model.ConfirmationDecision;
 import dev.agentauth.model.ConfirmationResolution;
-import dev.agentauth.server.store.AuthorizationRow;
-import dev.agentauth.server.store.GrantRow;
-import dev.agentauth.server.store.NonceRow;
+import dev.agentauth.server.domain.AuthorizationRow;
+import dev.agentauth.server.domain.GrantRow;
+import dev.agentauth.server.domain.NonceRow;
 import dev.agentauth.server.store.Tx;
 import java.time.Instant;
 

@@ -1,13 +1,15 @@
 package dev.agentauth.server.service;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentauth.model.Decision;
 import dev.agentauth.model.EscalationPage;
 import dev.agentauth.model.EscalationResolveResponse;
 import dev.agentauth.model.EscalationStatus;
+import dev.agentauth.model.Reason;
+import dev.agentauth.model.ReceiptEvent;
+import dev.agentauth.server.domain.AuthorizationRow;
+import dev.agentauth.server.domain.EscalationRow;
 import dev.agentauth.server.engine.DecisionEngine;
-import dev.agentauth.server.engine.Decisions;
-import dev.agentauth.server.store.AuthorizationRow;
-import dev.agentauth.server.store.EscalationRow;
 import dev.agentauth.server.store.Page;
 import dev.agentauth.server.store.ReceiptRow;
 import dev.agentauth.server.store.Tx;
@@ -67,14 +69,18 @@ public final class EscalationOps {
     if (auth.revokedAt() != null) {
       throw conflict("its authorization was revoked");
     }
-    String status = e.effectiveStatus(now);
-    if ("expired".equals(status)) {
+    EscalationStatus.Known requested =
+        "approved".equals(resolution)
+            ? EscalationStatus.Known.APPROVED
+            : EscalationStatus.Known.REJECTED;
+    EscalationStatus.Known status = e.effectiveStatus(now);
+    if (status == EscalationStatus.Known.EXPIRED) {
       throw conflict(
           "it expired at " + dev.agentauth.model.AgentAuthJson.formatInstant(e.expiresAt()));
     }
-    if (!"pending".equals(status)) {
-      if (!status.equals(resolution)) {
-        throw conflict("it was already resolved as " + status);
+    if (status != EscalationStatus.Known.PENDING) {
+      if (status != requested) {
+        throw conflict("it was already resolved as " + status.wireName());
       }
       if (e.approvalConsumedAt() != null) {
         throw conflict("its approval was already consumed by a re-check");
@@ -84,17 +90,17 @@ public final class EscalationOps {
           200,
           new EscalationResolveResponse(
               done.escalationId(),
-              EscalationStatus.of(done.status()),
+              EscalationStatus.of(done.status().wireName()),
               done.resolvedBy(),
               done.resolvedAt(),
               null));
     }
     Instant approvalUntil = null;
-    if ("approved".equals(resolution)) {
+    if (requested == EscalationStatus.Known.APPROVED) {
       approvalUntil =
           min(now.plus(DecisionEngine.APPROVAL_WINDOW), min(e.expiresAt(), auth.expiresAt()));
     }
-    EscalationRow resolved = e.resolved(resolution, resolvedBy, now, note, approvalUntil);
+    EscalationRow resolved = e.resolved(requested, resolvedBy, now, note, approvalUntil);
     tx.updateEscalation(resolved);
     ObjectNode c = ReceiptFactory.context();
     c.put("escalation_id", e.escalationId());
@@ -103,18 +109,19 @@ public final class EscalationOps {
     if (note != null) {
       c.put("note", note);
     }
-    String decision =
-        "approved".equals(resolution)
-            ? Decisions.ESCALATION_APPROVED
-            : Decisions.ESCALATION_REJECTED;
+    boolean approved = requested == EscalationStatus.Known.APPROVED;
+    Decision.Known decision =
+        approved ? Decision.Known.ESCALATION_APPROVED : Decision.Known.ESCALATION_REJECTED;
+    Reason.Known reason =
+        approved ? Reason.Known.ESCALATION_APPROVED : Reason.Known.ESCALATION_REJECTED;
     ReceiptRow receipt =
         ctx.receipts()
             .eventReceipt(
                 ws,
                 now,
-                Decisions.EVENT_RESOLVE,
+                ReceiptEvent.Known.ESCALATION_RESOLVE,
                 decision,
-                decision,
+                reason,
                 auth.userId(),
                 auth.agentId(),
                 e.resource(),

@@ -16,10 +16,10 @@ import dev.agentauth.model.ReceiptSummary;
 import dev.agentauth.model.ScopeConstraints;
 import dev.agentauth.model.ScopeEntry;
 import dev.agentauth.model.Tombstone;
-import dev.agentauth.server.engine.ScopeRule;
-import dev.agentauth.server.store.AuthorizationRow;
+import dev.agentauth.server.domain.AuthorizationRow;
+import dev.agentauth.server.domain.EscalationRow;
+import dev.agentauth.server.domain.ScopeRule;
 import dev.agentauth.server.store.BundleRow;
-import dev.agentauth.server.store.EscalationRow;
 import dev.agentauth.server.store.ReceiptRow;
 import dev.agentauth.server.store.TombstoneRow;
 import java.time.Instant;
@@ -80,7 +80,7 @@ public final class Mapping {
         a.createdAt(),
         a.revokedAt(),
         toMap(mapper, a.metadata()),
-        AuthorizationStatus.of(a.status(now)),
+        AuthorizationStatus.of(a.status(now).wireName()),
         receipt);
   }
 
@@ -106,7 +106,7 @@ public final class Mapping {
         e.authorizationId(),
         e.scope(),
         e.resource(),
-        EscalationStatus.of(e.effectiveStatus(now)),
+        EscalationStatus.of(e.effectiveStatus(now).wireName()),
         e.escalationTo(),
         e.createdAt(),
         e.expiresAt(),

@@ -3,6 +3,9 @@ package dev.agentauth.server.service;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentauth.model.AgentAuthJson;
+import dev.agentauth.model.Decision;
+import dev.agentauth.model.Reason;
+import dev.agentauth.model.ReceiptEvent;
 import dev.agentauth.server.engine.DecisionEngine;
 import dev.agentauth.server.store.ReceiptRow;
 import dev.agentauth.verifier.Canonicalizer;
@@ -35,8 +38,8 @@ public final class ReceiptFactory {
   public ReceiptRow scopeReceipt(
       String workspaceId,
       Instant issuedAt,
-      String decision,
-      String reason,
+      Decision.Known decision,
+      Reason.Known reason,
       String userId,
       String agentId,
       String scope,
@@ -67,16 +70,16 @@ public final class ReceiptFactory {
   public ReceiptRow eventReceipt(
       String workspaceId,
       Instant issuedAt,
-      String event,
-      String decision,
-      String reason,
+      ReceiptEvent.Known event,
+      Decision.Known decision,
+      Reason.Known reason,
       String userId,
       String agentId,
       String resource,
       ObjectNode context,
       String authorizationId) {
     ObjectNode p = base(workspaceId, issuedAt, decision, reason, userId, agentId);
-    p.put("event", event);
+    p.put("event", event.wireName());
     return finish(
         p,
         workspaceId,
@@ -85,7 +88,7 @@ public final class ReceiptFactory {
         context,
         authorizationId,
         null,
-        event,
+        event.wireName(),
         issuedAt,
         decision,
         userId);
@@ -94,8 +97,8 @@ public final class ReceiptFactory {
   private ObjectNode base(
       String workspaceId,
       Instant issuedAt,
-      String decision,
-      String reason,
+      Decision.Known decision,
+      Reason.Known reason,
       String userId,
       String agentId) {
     ObjectNode p = NODES.objectNode();
@@ -103,8 +106,8 @@ public final class ReceiptFactory {
     p.put("receipt_id", receiptIds.get());
     p.put("workspace_id", workspaceId);
     p.put("issued_at", AgentAuthJson.formatInstant(issuedAt));
-    p.put("decision", decision);
-    p.put("reason", reason);
+    p.put("decision", decision.wireName());
+    p.put("reason", reason.wireName());
     p.put("user_id", userId);
     p.put("agent_id", agentId);
     return p;
@@ -120,7 +123,7 @@ public final class ReceiptFactory {
       String scope,
       String event,
       Instant issuedAt,
-      String decision,
+      Decision.Known decision,
       String userId) {
     p.put("resource", resource);
     p.set("context", context == null ? NODES.objectNode() : context);
@@ -136,7 +139,7 @@ public final class ReceiptFactory {
         sessionId,
         scope,
         event,
-        decision,
+        decision.wireName(),
         issuedAt,
         canonical,
         null);

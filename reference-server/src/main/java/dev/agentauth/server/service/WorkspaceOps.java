@@ -65,7 +65,7 @@ public final class WorkspaceOps {
                 tx ->
                     tx.apiKey(h)
                         .flatMap(k -> tx.workspace(k.workspaceId()))
-                        .map(w -> new Caller(w.workspaceId(), w.plan(), h)));
+                        .map(w -> new Caller(w.workspaceId(), plan(w.plan()), h)));
     found.ifPresent(c -> callers.put(h, c));
     return found;
   }
@@ -173,6 +173,11 @@ public final class WorkspaceOps {
 
   /** Plans a workspace can have. */
   public static final Set<String> PLANS = Set.of("free", "pro");
+
+  /** The plan a workspace row names; a value this server does not know counts as free. */
+  static Plan.Known plan(String stored) {
+    return Plan.of(stored).known().orElse(Plan.Known.FREE);
+  }
 
   private SigningKeyRow newKey(String workspaceId, Instant now) {
     byte[] seed = ctx.randomBytes(32);

@@ -1,6 +1,6 @@
 package dev.agentauth.server.store;
 
-import dev.agentauth.server.engine.ScopeRule;
+import dev.agentauth.server.domain.ScopeRule;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

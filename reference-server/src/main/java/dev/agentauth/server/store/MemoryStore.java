@@ -1,5 +1,10 @@
 package dev.agentauth.server.store;
 
+import dev.agentauth.model.EscalationStatus;
+import dev.agentauth.server.domain.AuthorizationRow;
+import dev.agentauth.server.domain.EscalationRow;
+import dev.agentauth.server.domain.GrantRow;
+import dev.agentauth.server.domain.NonceRow;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayDeque;
@@ -233,7 +238,7 @@ public final class MemoryStore implements Store {
           a ->
               (userId == null || userId.equals(a.userId()))
                   && (agentId == null || agentId.equals(a.agentId()))
-                  && (status == null || status.equals(a.status(now))));
+                  && (status == null || status.equals(a.status(now).wireName())));
     }
 
     @Override
@@ -304,7 +309,7 @@ public final class MemoryStore implements Store {
      * reads with its lifetime ended at the revocation (revocation writes no escalation).
      */
     private EscalationRow asRead(EscalationRow e) {
-      if (!EscalationRow.PENDING.equals(e.status())) {
+      if (e.status() != EscalationStatus.Known.PENDING) {
         return e;
       }
       AuthorizationRow a = table(authorizations, e.workspaceId()).get(e.authorizationId());
@@ -341,7 +346,7 @@ public final class MemoryStore implements Store {
               table(escalations, workspaceId),
               afterId,
               limit,
-              e -> status == null || status.equals(asRead(e).effectiveStatus(now)));
+              e -> status == null || status.equals(asRead(e).effectiveStatus(now).wireName()));
       return new Page<>(page.items().stream().map(this::asRead).toList(), page.hasMore());
     }
 

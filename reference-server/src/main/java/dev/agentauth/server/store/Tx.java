@@ -1,5 +1,9 @@
 package dev.agentauth.server.store;
 
+import dev.agentauth.server.domain.AuthorizationRow;
+import dev.agentauth.server.domain.EscalationRow;
+import dev.agentauth.server.domain.GrantRow;
+import dev.agentauth.server.domain.NonceRow;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;

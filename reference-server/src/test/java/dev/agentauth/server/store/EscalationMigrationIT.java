@@ -7,6 +7,9 @@ import static dev.agentauth.server.store.StoreConformance.escalation;
 import static dev.agentauth.server.store.StoreConformance.minimalAuthorization;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentauth.model.EscalationStatus;
+import dev.agentauth.server.domain.AuthorizationRow;
+import dev.agentauth.server.domain.EscalationRow;
 import dev.agentauth.server.store.jdbc.JdbcStore;
 import dev.agentauth.server.store.jdbc.MasterKey;
 import java.nio.file.Path;
@@ -62,7 +65,7 @@ class EscalationMigrationIT {
         escalation(WS_A, "esc_2", authId(1), "s", "r2", "pending", at(0), at(100));
     EscalationRow approved =
         escalation(WS_A, "esc_3", authId(1), "s", "r3", "pending", at(0), at(600))
-            .resolved("approved", "mgr", at(10), null, at(500));
+            .resolved(EscalationStatus.Known.APPROVED, "mgr", at(10), null, at(500));
     EscalationRow ofActive =
         escalation(WS_A, "esc_4", authId(2), "s", "r1", "pending", at(0), at(600));
     List<EscalationRow> all = List.of(openAtRevocation, lapsedBeforeRevocation, approved, ofActive);

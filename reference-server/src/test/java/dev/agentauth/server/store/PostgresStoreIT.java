@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.agentauth.server.domain.AuthorizationRow;
 import dev.agentauth.server.store.jdbc.JdbcStore;
 import dev.agentauth.server.store.jdbc.MasterKey;
 import java.sql.Connection;

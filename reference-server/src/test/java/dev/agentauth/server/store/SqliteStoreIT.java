@@ -3,6 +3,7 @@ package dev.agentauth.server.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentauth.server.domain.AuthorizationRow;
 import dev.agentauth.server.store.jdbc.JdbcStore;
 import dev.agentauth.server.store.jdbc.MasterKey;
 import java.io.IOException;

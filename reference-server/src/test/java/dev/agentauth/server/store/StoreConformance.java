@@ -5,7 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentauth.server.engine.ScopeRule;
+import dev.agentauth.model.EscalationStatus;
+import dev.agentauth.server.domain.AuthorizationRow;
+import dev.agentauth.server.domain.EscalationRow;
+import dev.agentauth.server.domain.GrantRow;
+import dev.agentauth.server.domain.NonceRow;
+import dev.agentauth.server.domain.ScopeRule;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -305,7 +310,7 @@ public abstract class StoreConformance {
         authorizationId,
         scope,
         resource,
-        status,
+        EscalationRow.parseStatus(status),
         "finance-team",
         createdAt,
         expiresAt,
@@ -794,7 +799,8 @@ public abstract class StoreConformance {
         tx -> {
           AuthorizationRow back = tx.authorization(WS_A, authId(1)).orElseThrow();
           assertAuthorization(back, revoked);
-          assertThat(back.status(T0)).isEqualTo("revoked");
+          assertThat(back.status(T0))
+              .isEqualTo(dev.agentauth.model.AuthorizationStatus.Known.REVOKED);
           assertAuthorization(tx.authorization(WS_A, authId(2)).orElseThrow(), other);
           return null;
         });
@@ -1327,10 +1333,10 @@ public abstract class StoreConformance {
         escalation(WS_A, "esc_" + ulid(2), authId(1), "s", "r2", "pending", T0, at(100));
     EscalationRow approved =
         escalation(WS_A, "esc_" + ulid(3), authId(1), "s", "r3", "pending", T0, at(600))
-            .resolved("approved", "bob", at(1), null, at(500));
+            .resolved(EscalationStatus.Known.APPROVED, "bob", at(1), null, at(500));
     EscalationRow rejected =
         escalation(WS_A, "esc_" + ulid(4), authId(1), "s", "r4", "pending", T0, at(600))
-            .resolved("rejected", "bob", at(1), null, null);
+            .resolved(EscalationStatus.Known.REJECTED, "bob", at(1), null, null);
     EscalationRow otherAuthorization =
         escalation(WS_A, "esc_" + ulid(5), authId(2), "s", "r1", "pending", T0, at(600));
     EscalationRow otherWorkspace =
@@ -1380,7 +1386,7 @@ public abstract class StoreConformance {
           }
           assertThat(
                   tx.escalation(WS_A, open.escalationId()).orElseThrow().effectiveStatus(revokedAt))
-              .isEqualTo("expired");
+              .isEqualTo(EscalationStatus.Known.EXPIRED);
           assertThat(
                   ids(
                       tx.listEscalations(WS_A, "expired", revokedAt, null, 10),
@@ -1411,7 +1417,7 @@ public abstract class StoreConformance {
             authId(1),
             "payments.charge",
             "invoice:2026-117",
-            "pending",
+            EscalationStatus.Known.PENDING,
             "finance-team",
             Instant.parse("2026-11-22T10:00:00.031Z"),
             Instant.parse("2026-11-23T10:00:00.031Z"),
@@ -1427,7 +1433,7 @@ public abstract class StoreConformance {
             authId(1),
             "payments.charge",
             null,
-            "pending",
+            EscalationStatus.Known.PENDING,
             null,
             T0,
             at(600),
@@ -1451,7 +1457,7 @@ public abstract class StoreConformance {
         });
     EscalationRow approved =
         e.resolved(
-            "approved",
+            EscalationStatus.Known.APPROVED,
             "alice@example.com",
             Instant.parse("2026-11-22T10:02:00.500Z"),
             "ok for \u20ac 1,200",
@@ -1459,7 +1465,8 @@ public abstract class StoreConformance {
     write(tx -> tx.updateEscalation(approved));
     assertThat(read((Tx tx) -> tx.escalation(WS_A, e.escalationId()))).contains(approved);
     EscalationRow consumed = approved.approvalConsumed(Instant.parse("2026-11-22T10:03:00.001Z"));
-    EscalationRow rejected = bare.resolved("rejected", "bob", at(5), null, null);
+    EscalationRow rejected =
+        bare.resolved(EscalationStatus.Known.REJECTED, "bob", at(5), null, null);
     write(
         tx -> {
           tx.updateEscalation(consumed);
@@ -1502,7 +1509,8 @@ public abstract class StoreConformance {
     write(tx -> tx.insertEscalation(e2));
     write(tx -> tx.insertEscalation(eNull));
     // Updating the older one does not make it the latest.
-    EscalationRow e1Rejected = e1.resolved("rejected", "bob", at(30), "no", null);
+    EscalationRow e1Rejected =
+        e1.resolved(EscalationStatus.Known.REJECTED, "bob", at(30), "no", null);
     write(tx -> tx.updateEscalation(e1Rejected));
     read(
         tx -> {
@@ -1515,7 +1523,8 @@ public abstract class StoreConformance {
           return null;
         });
     // The latest reflects updates to it.
-    EscalationRow e2Approved = e2.resolved("approved", "alice", at(40), null, at(4000));
+    EscalationRow e2Approved =
+        e2.resolved(EscalationStatus.Known.APPROVED, "alice", at(40), null, at(4000));
     write(tx -> tx.updateEscalation(e2Approved));
     assertThat(read((Tx tx) -> tx.latestEscalation(WS_A, authId(1), "payments.charge", "inv:1")))
         .contains(e2Approved);
@@ -1548,10 +1557,10 @@ public abstract class StoreConformance {
           tx.insertEscalation(
               escalation(
                       WS_A, "esc_" + ulid(3), authId(1), p, "r3", "pending", at(-7200), at(-3600))
-                  .resolved("approved", "alice", at(-7000), null, at(-100)));
+                  .resolved(EscalationStatus.Known.APPROVED, "alice", at(-7000), null, at(-100)));
           tx.insertEscalation(
               escalation(WS_A, "esc_" + ulid(4), authId(1), p, "r4", "pending", at(-60), at(3600))
-                  .resolved("rejected", "bob", at(-30), "no", null));
+                  .resolved(EscalationStatus.Known.REJECTED, "bob", at(-30), "no", null));
           tx.insertEscalation(
               escalation(
                   WS_A, "esc_" + ulid(5), authId(1), p, null, "pending", at(-9000), at(-60)));
@@ -2479,7 +2488,8 @@ public abstract class StoreConformance {
                                   "pending",
                                   at(0),
                                   at(3600))
-                              .resolved("approved", "alice", at(2), null, at(60)));
+                              .resolved(
+                                  EscalationStatus.Known.APPROVED, "alice", at(2), null, at(60)));
                       tx.upsertBundle(bundle(WS_A, "assistant", "agent_other", at(10)));
                       tx.upsertBundle(bundle(WS_A, "new-bundle", "agent_other", at(10)));
                       tx.insertTombstone(new TombstoneRow(WS_A, "doc:new", null, T0));

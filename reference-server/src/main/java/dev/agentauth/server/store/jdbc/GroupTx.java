@@ -1,12 +1,12 @@
 package dev.agentauth.server.store.jdbc;
 
+import dev.agentauth.server.domain.AuthorizationRow;
+import dev.agentauth.server.domain.EscalationRow;
+import dev.agentauth.server.domain.GrantRow;
+import dev.agentauth.server.domain.NonceRow;
 import dev.agentauth.server.store.ApiKeyRow;
-import dev.agentauth.server.store.AuthorizationRow;
 import dev.agentauth.server.store.BundleRow;
-import dev.agentauth.server.store.EscalationRow;
-import dev.agentauth.server.store.GrantRow;
 import dev.agentauth.server.store.IdempotencyRow;
-import dev.agentauth.server.store.NonceRow;
 import dev.agentauth.server.store.Page;
 import dev.agentauth.server.store.ReceiptFilter;
 import dev.agentauth.server.store.ReceiptRow;

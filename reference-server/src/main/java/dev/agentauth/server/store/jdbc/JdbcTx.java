@@ -4,14 +4,14 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentauth.server.engine.ScopeRule;
+import dev.agentauth.server.domain.AuthorizationRow;
+import dev.agentauth.server.domain.EscalationRow;
+import dev.agentauth.server.domain.GrantRow;
+import dev.agentauth.server.domain.NonceRow;
+import dev.agentauth.server.domain.ScopeRule;
 import dev.agentauth.server.store.ApiKeyRow;
-import dev.agentauth.server.store.AuthorizationRow;
 import dev.agentauth.server.store.BundleRow;
-import dev.agentauth.server.store.EscalationRow;
-import dev.agentauth.server.store.GrantRow;
 import dev.agentauth.server.store.IdempotencyRow;
-import dev.agentauth.server.store.NonceRow;
 import dev.agentauth.server.store.Page;
 import dev.agentauth.server.store.ReceiptFilter;
 import dev.agentauth.server.store.ReceiptRow;
@@ -960,7 +960,7 @@ final class JdbcTx implements Tx {
         rs.getString(3),
         rs.getString(4),
         rs.getString(5),
-        rs.getString(6),
+        EscalationRow.parseStatus(rs.getString(6)),
         rs.getString(7),
         instant(rs, 8),
         instant(rs, 9),
@@ -1007,7 +1007,7 @@ final class JdbcTx implements Tx {
         row.authorizationId(),
         row.scope(),
         row.resource(),
-        row.status(),
+        row.status().wireName(),
         row.escalationTo(),
         row.createdAt(),
         row.expiresAt(),
@@ -1025,7 +1025,7 @@ final class JdbcTx implements Tx {
         "UPDATE escalations SET status = ?, resolved_by = ?, resolved_at = ?, note = ?,"
             + " approval_expires_at = ?, approval_consumed_at = ?"
             + " WHERE workspace_id = ? AND escalation_id = ?",
-        row.status(),
+        row.status().wireName(),
         row.resolvedBy(),
         millis(row.resolvedAt()),
         row.note(),

@@ -2,8 +2,8 @@ package dev.agentauth.server.store.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentauth.server.engine.ScopeRule;
-import dev.agentauth.server.store.AuthorizationRow;
+import dev.agentauth.server.domain.AuthorizationRow;
+import dev.agentauth.server.domain.ScopeRule;
 import dev.agentauth.server.store.Tx.CheckTarget;
 import java.time.Instant;
 import java.util.Collections;

@@ -2,9 +2,9 @@ package dev.agentauth.server.store.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentauth.server.engine.ScopeRule;
-import dev.agentauth.server.store.AuthorizationRow;
-import dev.agentauth.server.store.NonceRow;
+import dev.agentauth.server.domain.AuthorizationRow;
+import dev.agentauth.server.domain.NonceRow;
+import dev.agentauth.server.domain.ScopeRule;
 import dev.agentauth.server.store.ReceiptRow;
 import dev.agentauth.server.store.Store.GroupKey;
 import dev.agentauth.server.store.Store.Work;

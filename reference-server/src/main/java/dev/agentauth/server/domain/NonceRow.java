@@ -1,4 +1,4 @@
-package dev.agentauth.server.store;
+package dev.agentauth.server.domain;
 
 import java.time.Instant;
 

@@ -1,4 +1,4 @@
-package dev.agentauth.server.engine;
+package dev.agentauth.server.domain;
 
 import java.util.List;
 

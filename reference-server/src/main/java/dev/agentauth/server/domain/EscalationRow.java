@@ -1,5 +1,6 @@
-package dev.agentauth.server.store;
+package dev.agentauth.server.domain;
 
+import dev.agentauth.model.EscalationStatus;
 import java.time.Instant;
 
 /** An escalation, from {@code pending} through its resolution and the approval's consumption. */
@@ -9,7 +10,7 @@ public record EscalationRow(
     String authorizationId,
     String scope,
     String resource,
-    String status,
+    EscalationStatus.Known status,
     String escalationTo,
     Instant createdAt,
     Instant expiresAt,
@@ -19,15 +20,26 @@ public record EscalationRow(
     Instant approvalExpiresAt,
     Instant approvalConsumedAt) {
 
-  public static final String PENDING = "pending";
+  /** The status stored as {@code stored}; the store only ever writes known values. */
+  public static EscalationStatus.Known parseStatus(String stored) {
+    return EscalationStatus.of(stored)
+        .known()
+        .orElseThrow(() -> new IllegalStateException("unknown stored escalation status " + stored));
+  }
 
   /** The status as seen at {@code now}: a pending escalation past its lifetime is expired. */
-  public String effectiveStatus(Instant now) {
-    return PENDING.equals(status) && !now.isBefore(expiresAt) ? "expired" : status;
+  public EscalationStatus.Known effectiveStatus(Instant now) {
+    return status == EscalationStatus.Known.PENDING && !now.isBefore(expiresAt)
+        ? EscalationStatus.Known.EXPIRED
+        : status;
   }
 
   public EscalationRow resolved(
-      String resolution, String by, Instant at, String withNote, Instant approvalUntil) {
+      EscalationStatus.Known resolution,
+      String by,
+      Instant at,
+      String withNote,
+      Instant approvalUntil) {
     return changed(resolution, expiresAt, by, at, withNote, approvalUntil, null);
   }
 
@@ -44,7 +56,7 @@ public record EscalationRow(
 
   /** A copy with the members that change after creation replaced. */
   private EscalationRow changed(
-      String newStatus,
+      EscalationStatus.Known newStatus,
       Instant newExpiresAt,
       String newResolvedBy,
       Instant newResolvedAt,

@@ -1,7 +1,7 @@
-package dev.agentauth.server.store;
+package dev.agentauth.server.domain;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentauth.server.engine.ScopeRule;
+import dev.agentauth.model.AuthorizationStatus;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -35,11 +35,13 @@ public record AuthorizationRow(
   }
 
   /** {@code active}, {@code revoked} or {@code expired} at {@code now}. */
-  public String status(Instant now) {
+  public AuthorizationStatus.Known status(Instant now) {
     if (revokedAt != null) {
-      return "revoked";
+      return AuthorizationStatus.Known.REVOKED;
     }
-    return now.isBefore(expiresAt) ? "active" : "expired";
+    return now.isBefore(expiresAt)
+        ? AuthorizationStatus.Known.ACTIVE
+        : AuthorizationStatus.Known.EXPIRED;
   }
 
   public AuthorizationRow withBudgetSpent(long spent) {
