@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.github.f4b6a3.ulid.UlidCreator;
 import dev.agentauth.server.ServerHarness.Resp;
 import dev.agentauth.server.domain.EscalationRow;
+import dev.agentauth.server.store.CheckTx;
 import dev.agentauth.server.store.MemoryStore;
 import dev.agentauth.server.store.Store;
 import dev.agentauth.server.store.Tx;
@@ -178,28 +179,29 @@ class RevocationCostIT {
     }
 
     private <T> Work<T> counted(Work<T> work) {
-      return tx -> {
-        if (!counting) {
-          return work.run(tx);
-        }
-        List<Call> mine = new CopyOnWriteArrayList<>();
-        calls.add(mine);
-        InvocationHandler handler =
-            (proxy, method, args) -> {
-              try {
-                Object result = method.invoke(tx, args);
-                mine.add(new Call(method.getName(), result instanceof Integer n ? n : 0));
-                return result;
-              } catch (InvocationTargetException e) {
-                throw e.getCause();
-              }
-            };
-        Tx proxy =
-            (Tx)
-                Proxy.newProxyInstance(
-                    Tx.class.getClassLoader(), new Class<?>[] {Tx.class}, handler);
-        return work.run(proxy);
-      };
+      return tx -> work.run(counting ? recording(Tx.class, tx) : tx);
+    }
+
+    private <T> CheckWork<T> counted(CheckWork<T> work) {
+      return tx -> work.run(counting ? recording(CheckTx.class, tx) : tx);
+    }
+
+    /** {@code tx} with every call recorded as one transaction's calls. */
+    private <X> X recording(Class<X> type, X tx) {
+      List<Call> mine = new CopyOnWriteArrayList<>();
+      calls.add(mine);
+      InvocationHandler handler =
+          (proxy, method, args) -> {
+            try {
+              Object result = method.invoke(tx, args);
+              mine.add(new Call(method.getName(), result instanceof Integer n ? n : 0));
+              return result;
+            } catch (InvocationTargetException e) {
+              throw e.getCause();
+            }
+          };
+      return type.cast(
+          Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, handler));
     }
 
     @Override
@@ -208,7 +210,7 @@ class RevocationCostIT {
     }
 
     @Override
-    public <T> T inGroupedTransaction(GroupKey key, Work<T> work) {
+    public <T> T inGroupedTransaction(GroupKey key, CheckWork<T> work) {
       return delegate.inGroupedTransaction(key, counted(work));
     }
 

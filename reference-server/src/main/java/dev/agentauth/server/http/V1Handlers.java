@@ -139,7 +139,8 @@ final class V1Handlers {
         new Store.GroupKey(caller.workspaceId(), in.authorizationId(), in.resource());
     writer.mutation(
         c,
-        runner.run(RequestReader.mutation(c, caller, group), tx -> checks.check(tx, caller, in)));
+        runner.runCheck(
+            RequestReader.mutation(c, caller, group), tx -> checks.check(tx, caller, in)));
   }
 
   void confirm(Context c, Caller caller) {

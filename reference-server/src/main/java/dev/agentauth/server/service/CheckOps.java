@@ -24,8 +24,8 @@ import dev.agentauth.server.engine.CheckOutcome.SpendBudget;
 import dev.agentauth.server.engine.CheckSnapshot;
 import dev.agentauth.server.engine.CheckSnapshot.ScopeState;
 import dev.agentauth.server.engine.DecisionEngine;
+import dev.agentauth.server.store.CheckTx;
 import dev.agentauth.server.store.ReceiptRow;
-import dev.agentauth.server.store.Tx;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -72,9 +72,9 @@ public final class CheckOps {
   }
 
   /** Decides {@code in} for the caller's workspace. */
-  public Outcome check(Tx tx, Caller caller, CheckInput in) {
+  public Outcome check(CheckTx tx, Caller caller, CheckInput in) {
     String ws = caller.workspaceId();
-    Tx.CheckTarget target = tx.authorizationForCheck(ws, in.authorizationId(), in.resource());
+    CheckTx.CheckTarget target = tx.authorizationForCheck(ws, in.authorizationId(), in.resource());
     AuthorizationRow auth = target.authorization().orElse(null);
     if (auth != null && auth.budgetLimitMicros() != null) {
       Validation v = new Validation();
@@ -114,7 +114,12 @@ public final class CheckOps {
   }
 
   private static CheckSnapshot snapshot(
-      Tx tx, String ws, AuthorizationRow auth, boolean tombstoned, CheckInput in, Instant now) {
+      CheckTx tx,
+      String ws,
+      AuthorizationRow auth,
+      boolean tombstoned,
+      CheckInput in,
+      Instant now) {
     if (auth == null) {
       return new CheckSnapshot(null, false, Map.of());
     }
@@ -157,7 +162,7 @@ public final class CheckOps {
     return null;
   }
 
-  private static void apply(Tx tx, AuthorizationRow auth, List<Change> changes) {
+  private static void apply(CheckTx tx, AuthorizationRow auth, List<Change> changes) {
     long spend = 0;
     for (Change c : changes) {
       if (c instanceof CountAllow a) {

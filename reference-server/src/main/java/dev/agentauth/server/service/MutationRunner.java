@@ -2,6 +2,7 @@ package dev.agentauth.server.service;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.agentauth.model.ReceiptRef;
+import dev.agentauth.server.store.CheckTx;
 import dev.agentauth.server.store.IdempotencyRow;
 import dev.agentauth.server.store.ReceiptRow;
 import dev.agentauth.server.store.Store;
@@ -74,21 +75,28 @@ public final class MutationRunner {
     this.onCommit = onCommit;
   }
 
-  /** Runs {@code op} for {@code req} and returns the answer to send. */
+  /** Runs {@code op} for {@code req} in one transaction and returns the answer to send. */
   public Response run(Request req, Function<Tx, Outcome> op) {
-    Committed committed;
-    if (req.idempotencyKey() == null && req.group() != null) {
-      committed =
-          ctx.store()
-              .inGroupedTransaction(
-                  req.group(),
-                  tx -> {
-                    Outcome o = op.apply(tx);
-                    return new Committed(o.status(), null, false, o);
-                  });
-    } else {
-      committed = ctx.store().inTransaction(tx -> runInTransaction(tx, req, op));
+    Committed committed = ctx.store().inTransaction(tx -> runInTransaction(tx, req, op));
+    return finish(committed, req.waitForSignatures());
+  }
+
+  /**
+   * Runs a check: without an Idempotency-Key as grouped work on the request's group (the store may
+   * commit it together with other checks), else like {@link #run}.
+   */
+  public Response runCheck(Request req, Function<CheckTx, Outcome> op) {
+    if (req.idempotencyKey() != null || req.group() == null) {
+      return run(req, op::apply);
     }
+    Committed committed =
+        ctx.store()
+            .inGroupedTransaction(
+                req.group(),
+                tx -> {
+                  Outcome o = op.apply(tx);
+                  return new Committed(o.status(), null, false, o);
+                });
     return finish(committed, req.waitForSignatures());
   }
 

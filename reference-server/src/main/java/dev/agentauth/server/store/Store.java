@@ -24,6 +24,12 @@ public interface Store extends AutoCloseable {
    */
   <T> T inTransaction(Work<T> work);
 
+  /** Work that needs only what a check does (see {@link #inGroupedTransaction}). */
+  @FunctionalInterface
+  interface CheckWork<T> {
+    T run(CheckTx tx);
+  }
+
   /** The authorization a grouped transaction locks and the resource it checks, named up front. */
   record GroupKey(String workspaceId, String authorizationId, String resource) {}
 
@@ -34,13 +40,13 @@ public interface Store extends AutoCloseable {
    * one after the other: a work sees what the works before it in its group wrote, and a work that
    * throws leaves nothing behind while the others commit.
    *
-   * <p>The work must lock no row but the authorization {@code key} names (through {@link
-   * Tx#authorizationForCheck} or {@link Tx#authorizationForUpdate}), take no {@link Tx#lock}, and
-   * be safe to run again: if its group fails, the store runs each work of the group again on its
-   * own. The default runs it on its own at once.
+   * <p>The work gets only a {@link CheckTx}, locks no row but the authorization {@code key} names
+   * (through {@link CheckTx#authorizationForCheck}), and must be safe to run again: if its group
+   * fails, the store runs each work of the group again on its own. The default runs it on its own
+   * at once.
    */
-  default <T> T inGroupedTransaction(GroupKey key, Work<T> work) {
-    return inTransaction(work);
+  default <T> T inGroupedTransaction(GroupKey key, CheckWork<T> work) {
+    return inTransaction(work::run);
   }
 
   /**

@@ -354,7 +354,8 @@ class DecisionEngineTest {
             List.of()),
         row(
             "6 before 7: tombstoned and rate limited",
-            f -> f.auth(a -> a.rule(1L, null, null)).state(state(1, null, null, null)).onTombstone(),
+            f ->
+                f.auth(a -> a.rule(1L, null, null)).state(state(1, null, null, null)).onTombstone(),
             DENY,
             Reason.Known.RESOURCE_TOMBSTONED,
             List.of()),

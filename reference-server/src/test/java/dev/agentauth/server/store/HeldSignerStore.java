@@ -58,7 +58,7 @@ public final class HeldSignerStore implements Store {
   }
 
   @Override
-  public <T> T inGroupedTransaction(GroupKey key, Work<T> work) {
+  public <T> T inGroupedTransaction(GroupKey key, CheckWork<T> work) {
     return delegate.inGroupedTransaction(key, work);
   }
 

@@ -5,7 +5,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.agentauth.server.domain.AuthorizationRow;
 import dev.agentauth.server.domain.ScopeRule;
-import dev.agentauth.server.store.Tx.CheckTarget;
+import dev.agentauth.server.store.CheckTx.CheckTarget;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

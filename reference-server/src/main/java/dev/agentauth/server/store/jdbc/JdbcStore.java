@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.agentauth.server.fatal.FatalErrors;
 import dev.agentauth.server.store.Store;
+import dev.agentauth.server.store.Store.CheckWork;
 import dev.agentauth.server.store.Store.GroupKey;
 import dev.agentauth.server.store.StoreException;
 import dev.agentauth.server.store.StoreUnavailableException;
@@ -139,8 +140,8 @@ public final class JdbcStore implements Store {
     }
 
     /** Runs grouped work (see {@link Store#inGroupedTransaction}); by default on its own. */
-    default <T> T group(GroupKey key, Work<T> work) {
-      return write(work);
+    default <T> T group(GroupKey key, CheckWork<T> work) {
+      return write(work::run);
     }
 
     boolean ping();
@@ -332,7 +333,7 @@ public final class JdbcStore implements Store {
   }
 
   @Override
-  public <T> T inGroupedTransaction(GroupKey key, Work<T> work) {
+  public <T> T inGroupedTransaction(GroupKey key, CheckWork<T> work) {
     return engine.group(key, work);
   }
 
@@ -374,7 +375,7 @@ public final class JdbcStore implements Store {
    * Runs {@code works} as one group at once, as if they had been queued together (for tests): each
    * work's result, or what it threw.
    */
-  List<Object> runAsOneGroup(List<GroupKey> keys, List<Work<?>> works) {
+  List<Object> runAsOneGroup(List<GroupKey> keys, List<CheckWork<?>> works) {
     List<Job<?>> batch = new ArrayList<>(works.size());
     for (int i = 0; i < works.size(); i++) {
       batch.add(new Job<>(works.get(i), keys.get(i)));
@@ -525,7 +526,12 @@ public final class JdbcStore implements Store {
     private static final int RUNNING = 1;
     private static final int ABANDONED = 2;
 
+    /** A write's work, or null for a grouped job. */
     final Work<T> work;
+
+    /** A grouped job's work, or null for a write. */
+    final CheckWork<T> checkWork;
+
     final GroupKey key;
     final CountDownLatch done = new CountDownLatch(1);
     private final AtomicInteger state = new AtomicInteger(QUEUED);
@@ -533,12 +539,20 @@ public final class JdbcStore implements Store {
     Throwable error;
 
     Job(Work<T> work) {
-      this(work, null);
+      this.work = work;
+      this.checkWork = null;
+      this.key = null;
     }
 
-    Job(Work<T> work, GroupKey key) {
-      this.work = work;
+    Job(CheckWork<T> work, GroupKey key) {
+      this.work = null;
+      this.checkWork = work;
       this.key = key;
+    }
+
+    /** The job's work as a write, whichever kind it is. */
+    Work<T> asWork() {
+      return work != null ? work : checkWork::run;
     }
 
     /** Claims the job for running; false when its caller gave up waiting (skip it). */
@@ -628,7 +642,7 @@ public final class JdbcStore implements Store {
   private static <T> boolean runInGroup(GroupTx g, Job<T> job) {
     g.beginWork();
     try {
-      job.result = job.work.run(g);
+      job.result = job.checkWork.run(g);
       return true;
     } catch (StoreException e) {
       return false;
@@ -741,19 +755,25 @@ public final class JdbcStore implements Store {
 
     @Override
     public <T> T write(Work<T> work) {
-      return group(null, work);
-    }
-
-    /** Queues {@code work} for the writer; grouped with other checks when {@code key} is set. */
-    @Override
-    public <T> T group(GroupKey key, Work<T> work) {
       if (Thread.currentThread() == thread) {
         return work.run(writerTx); // nested: already inside the batch's transaction
       }
+      return enqueue(new Job<>(work));
+    }
+
+    /** Queues {@code work} for the writer, grouped with other checks. */
+    @Override
+    public <T> T group(GroupKey key, CheckWork<T> work) {
+      if (Thread.currentThread() == thread) {
+        return work.run(writerTx); // nested: already inside the batch's transaction
+      }
+      return enqueue(new Job<>(work, key));
+    }
+
+    private <T> T enqueue(Job<T> job) {
       if (closed) {
         throw new StoreException("store is closed");
       }
-      Job<T> job = new Job<>(work, key);
       jobs.add(job);
       return job.await(writeWait);
     }
@@ -992,7 +1012,7 @@ public final class JdbcStore implements Store {
         writer.exec("SAVEPOINT job");
       }
       try {
-        job.result = job.work.run(writerTx);
+        job.result = job.asWork().run(writerTx);
       } catch (Error e) {
         job.error = e; // its caller gets it unchanged; the whole batch is rolled back (recover)
         throw e;
@@ -1240,7 +1260,7 @@ public final class JdbcStore implements Store {
     }
 
     @Override
-    public <T> T group(GroupKey key, Work<T> work) {
+    public <T> T group(GroupKey key, CheckWork<T> work) {
       if (closed) {
         throw new StoreException("store is closed");
       }
@@ -1323,7 +1343,7 @@ public final class JdbcStore implements Store {
       job.result = null;
       job.error = null;
       try {
-        job.result = write(job.work);
+        job.result = write(job.asWork());
       } catch (Throwable t) {
         job.error = t;
       }

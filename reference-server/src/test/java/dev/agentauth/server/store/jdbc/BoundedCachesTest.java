@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentauth.server.domain.AuthorizationRow;
 import dev.agentauth.server.domain.ScopeRule;
-import dev.agentauth.server.store.Tx.CheckTarget;
+import dev.agentauth.server.store.CheckTx.CheckTarget;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.List;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.agentauth.server.domain.NonceRow;
 import dev.agentauth.server.store.PostgresTestDatabase;
 import dev.agentauth.server.store.Store.GroupKey;
 import dev.agentauth.server.store.StoreUnavailableException;
-import dev.agentauth.server.store.WorkspaceRow;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -62,13 +62,23 @@ class PostgresGrouperFailureIT {
     return store.inGroupedTransaction(
         key(n),
         tx -> {
-          tx.insertWorkspace(new WorkspaceRow(name, "pro", Instant.EPOCH));
+          tx.insertNonce(
+              new NonceRow(
+                  "ws_p",
+                  name,
+                  "auth_" + n,
+                  "doc.read",
+                  "doc:1",
+                  Instant.EPOCH,
+                  Instant.EPOCH.plusSeconds(60),
+                  null,
+                  null));
           return name;
         });
   }
 
   private boolean stored(String name) {
-    return store.read(tx -> tx.workspace(name)).isPresent();
+    return store.read(tx -> tx.nonce("ws_p", name)).isPresent();
   }
 
   @Test
