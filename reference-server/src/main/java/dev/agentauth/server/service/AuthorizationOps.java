@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentauth.model.AgentAuthJson;
 import dev.agentauth.model.AuthorizationPage;
+import dev.agentauth.model.AuthorizationStatus;
 import dev.agentauth.model.CreateAuthorizationRequest;
 import dev.agentauth.model.Decision;
 import dev.agentauth.model.Reason;
@@ -15,8 +16,10 @@ import dev.agentauth.model.RevokeAuthorizationResponse;
 import dev.agentauth.model.ScopeEntry;
 import dev.agentauth.server.domain.AuthorizationRow;
 import dev.agentauth.server.domain.ScopeRule;
+import dev.agentauth.server.store.AuthorizationFilter;
 import dev.agentauth.server.store.BundleRow;
 import dev.agentauth.server.store.Page;
+import dev.agentauth.server.store.PageRequest;
 import dev.agentauth.server.store.ReceiptRow;
 import dev.agentauth.server.store.Tx;
 import java.time.Duration;
@@ -368,14 +371,23 @@ public final class AuthorizationOps {
       String status,
       String cursor,
       int limit) {
-    if (status != null && !Set.of("active", "revoked", "expired").contains(status)) {
-      throw ServiceException.invalid("status", "must be one of active, revoked, expired");
+    AuthorizationStatus.Known state = null;
+    if (status != null) {
+      state =
+          AuthorizationStatus.of(status)
+              .known()
+              .orElseThrow(
+                  () ->
+                      ServiceException.invalid(
+                          "status", "must be one of active, revoked, expired"));
     }
     String filters = "auth|" + userId + "|" + agentId + "|" + status;
     String after = Cursors.decode(cursor, filters);
     Instant now = ctx.now();
     Page<AuthorizationRow> page =
-        tx.listAuthorizations(caller.workspaceId(), userId, agentId, status, now, after, limit);
+        tx.listAuthorizations(
+            new AuthorizationFilter(caller.workspaceId(), userId, agentId, state, now),
+            new PageRequest(after, limit));
     PageBudget.Fitted<AuthorizationRow, dev.agentauth.model.Authorization> fitted =
         PageBudget.fit(ctx.mapper(), page, a -> Mapping.authorization(ctx.mapper(), a, now, null));
     String next = Cursors.next(filters, fitted.rows(), AuthorizationRow::authorizationId);

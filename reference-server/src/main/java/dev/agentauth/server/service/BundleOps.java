@@ -4,6 +4,7 @@ import dev.agentauth.model.BundlePage;
 import dev.agentauth.model.BundleRequest;
 import dev.agentauth.server.store.BundleRow;
 import dev.agentauth.server.store.Page;
+import dev.agentauth.server.store.PageRequest;
 import dev.agentauth.server.store.Tx;
 import java.time.Instant;
 import java.util.List;
@@ -82,7 +83,8 @@ public final class BundleOps {
   public Outcome list(Tx tx, Caller caller, String cursor, int limit) {
     String filters = "bundles";
     String after = Cursors.decode(cursor, filters);
-    Page<BundleRow> page = tx.listActiveBundles(caller.workspaceId(), after, limit);
+    Page<BundleRow> page =
+        tx.listActiveBundles(caller.workspaceId(), new PageRequest(after, limit));
     PageBudget.Fitted<BundleRow, dev.agentauth.model.Bundle> fitted =
         PageBudget.fit(ctx.mapper(), page, Mapping::bundle);
     String next = Cursors.next(filters, fitted.rows(), BundleRow::bundleId);

@@ -10,7 +10,9 @@ import dev.agentauth.model.ReceiptEvent;
 import dev.agentauth.server.domain.AuthorizationRow;
 import dev.agentauth.server.domain.EscalationRow;
 import dev.agentauth.server.engine.DecisionEngine;
+import dev.agentauth.server.store.EscalationFilter;
 import dev.agentauth.server.store.Page;
+import dev.agentauth.server.store.PageRequest;
 import dev.agentauth.server.store.ReceiptRow;
 import dev.agentauth.server.store.Tx;
 import java.time.Instant;
@@ -148,14 +150,22 @@ public final class EscalationOps {
   }
 
   public Outcome list(Tx tx, Caller caller, String status, String cursor, int limit) {
-    if (status != null && !Set.of("pending", "approved", "rejected", "expired").contains(status)) {
-      throw ServiceException.invalid(
-          "status", "must be one of pending, approved, rejected, expired");
+    EscalationStatus.Known state = null;
+    if (status != null) {
+      state =
+          EscalationStatus.of(status)
+              .known()
+              .orElseThrow(
+                  () ->
+                      ServiceException.invalid(
+                          "status", "must be one of pending, approved, rejected, expired"));
     }
     String filters = "esc|" + status;
     String after = Cursors.decode(cursor, filters);
     Instant now = ctx.now();
-    Page<EscalationRow> page = tx.listEscalations(caller.workspaceId(), status, now, after, limit);
+    Page<EscalationRow> page =
+        tx.listEscalations(
+            new EscalationFilter(caller.workspaceId(), state, now), new PageRequest(after, limit));
     PageBudget.Fitted<EscalationRow, dev.agentauth.model.Escalation> fitted =
         PageBudget.fit(ctx.mapper(), page, e -> Mapping.escalation(e, now));
     String next = Cursors.next(filters, fitted.rows(), EscalationRow::escalationId);

@@ -8,6 +8,7 @@ import dev.agentauth.model.ReceiptPage;
 import dev.agentauth.model.ReceiptSummary;
 import dev.agentauth.model.SignedReceipt;
 import dev.agentauth.server.store.Page;
+import dev.agentauth.server.store.PageRequest;
 import dev.agentauth.server.store.ReceiptFilter;
 import dev.agentauth.server.store.ReceiptRow;
 import dev.agentauth.server.store.Tx;
@@ -117,7 +118,8 @@ public final class ReceiptOps {
   public Outcome list(Tx tx, Caller caller, ReceiptFilter filter, String cursor, int limit) {
     String filters = "receipts|" + filter;
     String after = Cursors.decode(cursor, filters);
-    Page<ReceiptRow> page = tx.listReceipts(caller.workspaceId(), filter, after, limit);
+    Page<ReceiptRow> page =
+        tx.listReceipts(caller.workspaceId(), filter, new PageRequest(after, limit));
     PageBudget.Fitted<ReceiptRow, ReceiptSummary> fitted =
         PageBudget.fit(ctx.mapper(), page, Mapping::summary);
     String next = Cursors.next(filters, fitted.rows(), ReceiptRow::receiptId);

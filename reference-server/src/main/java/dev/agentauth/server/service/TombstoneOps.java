@@ -2,6 +2,7 @@ package dev.agentauth.server.service;
 
 import dev.agentauth.model.TombstonePage;
 import dev.agentauth.server.store.Page;
+import dev.agentauth.server.store.PageRequest;
 import dev.agentauth.server.store.TombstoneRow;
 import dev.agentauth.server.store.Tx;
 import java.util.ArrayList;
@@ -40,7 +41,8 @@ public final class TombstoneOps {
   public Outcome list(Tx tx, Caller caller, String cursor, int limit) {
     String filters = "tombstones";
     String after = Cursors.decode(cursor, filters);
-    Page<TombstoneRow> page = tx.listTombstones(caller.workspaceId(), after, limit);
+    Page<TombstoneRow> page =
+        tx.listTombstones(caller.workspaceId(), new PageRequest(after, limit));
     List<dev.agentauth.model.Tombstone> items = new ArrayList<>();
     page.items().forEach(t -> items.add(Mapping.tombstone(t)));
     String next = Cursors.next(filters, page, TombstoneRow::resource);

@@ -1,7 +1,6 @@
 package dev.agentauth.server.store;
 
 import dev.agentauth.server.domain.AuthorizationRow;
-import java.time.Instant;
 import java.util.Optional;
 
 /** Authorizations: lookups, creation and the filtered list. */
@@ -18,12 +17,5 @@ public interface AuthorizationTx {
    * Authorizations in id order after {@code afterId} (exclusive, null for the start), filtered by
    * the non-null arguments; {@code status} is evaluated at {@code now}.
    */
-  Page<AuthorizationRow> listAuthorizations(
-      String workspaceId,
-      String userId,
-      String agentId,
-      String status,
-      Instant now,
-      String afterId,
-      int limit);
+  Page<AuthorizationRow> listAuthorizations(AuthorizationFilter filter, PageRequest page);
 }

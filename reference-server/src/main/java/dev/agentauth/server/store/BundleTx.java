@@ -13,5 +13,5 @@ public interface BundleTx {
   /** Inserts or replaces the row with this workspace and bundle id. */
   void upsertBundle(BundleRow row);
 
-  Page<BundleRow> listActiveBundles(String workspaceId, String afterId, int limit);
+  Page<BundleRow> listActiveBundles(String workspaceId, PageRequest page);
 }

@@ -1,7 +1,6 @@
 package dev.agentauth.server.store;
 
 import dev.agentauth.server.domain.EscalationRow;
-import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -15,6 +14,5 @@ public interface EscalationTx {
   Optional<EscalationRow> escalation(String workspaceId, String escalationId);
 
   /** Escalations in id order; {@code status} (evaluated at {@code now}) filters when non-null. */
-  Page<EscalationRow> listEscalations(
-      String workspaceId, String status, Instant now, String afterId, int limit);
+  Page<EscalationRow> listEscalations(EscalationFilter filter, PageRequest page);
 }

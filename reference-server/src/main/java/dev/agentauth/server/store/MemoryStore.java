@@ -128,7 +128,9 @@ public final class MemoryStore implements Store {
   }
 
   private static <V> Page<V> page(
-      NavigableMap<String, V> rows, String after, int limit, Predicate<V> filter) {
+      NavigableMap<String, V> rows, PageRequest page, Predicate<V> filter) {
+    String after = page.after();
+    int limit = page.limit();
     NavigableMap<String, V> tail = after == null ? rows : rows.tailMap(after, false);
     List<V> items = new ArrayList<>(Math.min(limit, 128));
     Iterator<V> it = tail.values().iterator();
@@ -223,22 +225,14 @@ public final class MemoryStore implements Store {
     }
 
     @Override
-    public Page<AuthorizationRow> listAuthorizations(
-        String workspaceId,
-        String userId,
-        String agentId,
-        String status,
-        Instant now,
-        String afterId,
-        int limit) {
+    public Page<AuthorizationRow> listAuthorizations(AuthorizationFilter f, PageRequest page) {
       return page(
-          table(authorizations, workspaceId),
-          afterId,
-          limit,
+          table(authorizations, f.workspaceId()),
+          page,
           a ->
-              (userId == null || userId.equals(a.userId()))
-                  && (agentId == null || agentId.equals(a.agentId()))
-                  && (status == null || status.equals(a.status(now).wireName())));
+              (f.userId() == null || f.userId().equals(a.userId()))
+                  && (f.agentId() == null || f.agentId().equals(a.agentId()))
+                  && (f.status() == null || f.status() == a.status(f.now())));
     }
 
     @Override
@@ -339,15 +333,13 @@ public final class MemoryStore implements Store {
     }
 
     @Override
-    public Page<EscalationRow> listEscalations(
-        String workspaceId, String status, Instant now, String afterId, int limit) {
-      Page<EscalationRow> page =
+    public Page<EscalationRow> listEscalations(EscalationFilter f, PageRequest page) {
+      Page<EscalationRow> rows =
           page(
-              table(escalations, workspaceId),
-              afterId,
-              limit,
-              e -> status == null || status.equals(asRead(e).effectiveStatus(now).wireName()));
-      return new Page<>(page.items().stream().map(this::asRead).toList(), page.hasMore());
+              table(escalations, f.workspaceId()),
+              page,
+              e -> f.status() == null || f.status() == asRead(e).effectiveStatus(f.now()));
+      return new Page<>(rows.items().stream().map(this::asRead).toList(), rows.hasMore());
     }
 
     @Override
@@ -361,8 +353,8 @@ public final class MemoryStore implements Store {
     }
 
     @Override
-    public Page<BundleRow> listActiveBundles(String workspaceId, String afterId, int limit) {
-      return page(table(bundles, workspaceId), afterId, limit, BundleRow::isActive);
+    public Page<BundleRow> listActiveBundles(String workspaceId, PageRequest page) {
+      return page(table(bundles, workspaceId), page, BundleRow::isActive);
     }
 
     @Override
@@ -376,8 +368,8 @@ public final class MemoryStore implements Store {
     }
 
     @Override
-    public Page<TombstoneRow> listTombstones(String workspaceId, String afterResource, int limit) {
-      return page(table(tombstones, workspaceId), afterResource, limit, t -> true);
+    public Page<TombstoneRow> listTombstones(String workspaceId, PageRequest page) {
+      return page(table(tombstones, workspaceId), page, t -> true);
     }
 
     @Override
@@ -399,13 +391,13 @@ public final class MemoryStore implements Store {
 
     @Override
     public Page<ReceiptRow> listReceipts(
-        String workspaceId, ReceiptFilter filter, String afterId, int limit) {
-      return page(table(receipts, workspaceId), afterId, limit, filter::matches);
+        String workspaceId, ReceiptFilter filter, PageRequest page) {
+      return page(table(receipts, workspaceId), page, filter::matches);
     }
 
     @Override
     public List<ReceiptRow> pendingReceipts(String afterId, int limit) {
-      return page(pending, afterId, limit, r -> true).items();
+      return page(pending, new PageRequest(afterId, limit), r -> true).items();
     }
 
     @Override
@@ -415,7 +407,8 @@ public final class MemoryStore implements Store {
 
     @Override
     public List<ReceiptRow> claimPending(Instant issuedBefore, int limit) {
-      return page(pending, null, limit, r -> r.issuedAt().isBefore(issuedBefore)).items();
+      return page(pending, PageRequest.first(limit), r -> r.issuedAt().isBefore(issuedBefore))
+          .items();
     }
 
     @Override

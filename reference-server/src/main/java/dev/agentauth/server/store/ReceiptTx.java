@@ -10,6 +10,5 @@ public interface ReceiptTx {
   Optional<ReceiptRow> receipt(String workspaceId, String receiptId);
 
   /** Receipts in ascending id order after {@code afterId}, filtered. */
-  Page<ReceiptRow> listReceipts(
-      String workspaceId, ReceiptFilter filter, String afterId, int limit);
+  Page<ReceiptRow> listReceipts(String workspaceId, ReceiptFilter filter, PageRequest page);
 }

@@ -9,5 +9,5 @@ public interface TombstoneTx {
 
   void insertTombstone(TombstoneRow row);
 
-  Page<TombstoneRow> listTombstones(String workspaceId, String afterResource, int limit);
+  Page<TombstoneRow> listTombstones(String workspaceId, PageRequest page);
 }

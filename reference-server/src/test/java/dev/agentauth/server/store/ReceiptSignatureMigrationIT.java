@@ -113,8 +113,7 @@ class ReceiptSignatureMigrationIT {
                     tx.listReceipts(
                             "ws_a",
                             new ReceiptFilter(AUTH, null, null, null, null, null, null, null, null),
-                            null,
-                            10)
+                            new PageRequest(null, 10))
                         .items())
                 .extracting(ReceiptRow::receiptId)
                 .containsExactly(ID_SIGNED, ID_PENDING);

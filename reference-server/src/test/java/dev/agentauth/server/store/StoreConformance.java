@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentauth.model.AuthorizationStatus;
 import dev.agentauth.model.EscalationStatus;
 import dev.agentauth.server.domain.AuthorizationRow;
 import dev.agentauth.server.domain.EscalationRow;
@@ -750,15 +751,23 @@ public abstract class StoreConformance {
           assertThat(tx.authorization(WS_A, authId(2))).isEmpty();
           assertThat(
                   ids(
-                      tx.listAuthorizations(WS_B, null, null, null, T0, null, 10),
+                      tx.listAuthorizations(
+                          new AuthorizationFilter(WS_B, null, null, null, T0),
+                          new PageRequest(null, 10)),
                       AuthorizationRow::authorizationId))
               .containsExactly(authId(2));
           assertThat(
                   ids(
-                      tx.listAuthorizations(WS_A, "user_7f3a", null, null, T0, null, 10),
+                      tx.listAuthorizations(
+                          new AuthorizationFilter(WS_A, "user_7f3a", null, null, T0),
+                          new PageRequest(null, 10)),
                       AuthorizationRow::authorizationId))
               .containsExactly(authId(1));
-          assertThat(tx.listAuthorizations("ws_none", null, null, null, T0, null, 10).items())
+          assertThat(
+                  tx.listAuthorizations(
+                          new AuthorizationFilter("ws_none", null, null, null, T0),
+                          new PageRequest(null, 10))
+                      .items())
               .isEmpty();
           return null;
         });
@@ -827,7 +836,16 @@ public abstract class StoreConformance {
     return read(
         tx ->
             ids(
-                tx.listAuthorizations(WS_A, user, agent, status, now, null, 100),
+                tx.listAuthorizations(
+                    new AuthorizationFilter(
+                        WS_A,
+                        user,
+                        agent,
+                        status == null
+                            ? null
+                            : AuthorizationStatus.of(status).known().orElseThrow(),
+                        now),
+                    new PageRequest(null, 100)),
                 AuthorizationRow::authorizationId));
   }
 
@@ -872,47 +890,65 @@ public abstract class StoreConformance {
         });
     read(
         tx -> {
-          Page<AuthorizationRow> p1 = tx.listAuthorizations(WS_A, null, null, null, T0, null, 3);
+          Page<AuthorizationRow> p1 =
+              tx.listAuthorizations(
+                  new AuthorizationFilter(WS_A, null, null, null, T0), new PageRequest(null, 3));
           assertThat(ids(p1, AuthorizationRow::authorizationId))
               .containsExactly(authId(10), authId(20), authId(30));
           assertThat(p1.hasMore()).isTrue();
           Page<AuthorizationRow> p2 =
-              tx.listAuthorizations(WS_A, null, null, null, T0, authId(30), 3);
+              tx.listAuthorizations(
+                  new AuthorizationFilter(WS_A, null, null, null, T0),
+                  new PageRequest(authId(30), 3));
           assertThat(ids(p2, AuthorizationRow::authorizationId))
               .containsExactly(authId(40), authId(50), authId(60));
           assertThat(p2.hasMore()).isTrue();
           Page<AuthorizationRow> p3 =
-              tx.listAuthorizations(WS_A, null, null, null, T0, authId(60), 3);
+              tx.listAuthorizations(
+                  new AuthorizationFilter(WS_A, null, null, null, T0),
+                  new PageRequest(authId(60), 3));
           assertThat(ids(p3, AuthorizationRow::authorizationId)).containsExactly(authId(70));
           assertThat(p3.hasMore()).isFalse();
           // Exactly the remaining rows: no more.
           Page<AuthorizationRow> exact =
-              tx.listAuthorizations(WS_A, null, null, null, T0, authId(40), 3);
+              tx.listAuthorizations(
+                  new AuthorizationFilter(WS_A, null, null, null, T0),
+                  new PageRequest(authId(40), 3));
           assertThat(ids(exact, AuthorizationRow::authorizationId))
               .containsExactly(authId(50), authId(60), authId(70));
           assertThat(exact.hasMore()).isFalse();
           // A cursor that is not an existing id, and one past the end.
           assertThat(
                   ids(
-                      tx.listAuthorizations(WS_A, null, null, null, T0, authId(35), 2),
+                      tx.listAuthorizations(
+                          new AuthorizationFilter(WS_A, null, null, null, T0),
+                          new PageRequest(authId(35), 2)),
                       AuthorizationRow::authorizationId))
               .containsExactly(authId(40), authId(50));
           Page<AuthorizationRow> end =
-              tx.listAuthorizations(WS_A, null, null, null, T0, authId(70), 3);
+              tx.listAuthorizations(
+                  new AuthorizationFilter(WS_A, null, null, null, T0),
+                  new PageRequest(authId(70), 3));
           assertThat(end.items()).isEmpty();
           assertThat(end.hasMore()).isFalse();
           // hasMore counts only rows that pass the filter: after 50 no odd row but 70 is odd.
           Page<AuthorizationRow> odd =
-              tx.listAuthorizations(WS_A, "user_odd", null, null, T0, null, 3);
+              tx.listAuthorizations(
+                  new AuthorizationFilter(WS_A, "user_odd", null, null, T0),
+                  new PageRequest(null, 3));
           assertThat(ids(odd, AuthorizationRow::authorizationId))
               .containsExactly(authId(10), authId(30), authId(50));
           assertThat(odd.hasMore()).isTrue();
           Page<AuthorizationRow> even =
-              tx.listAuthorizations(WS_A, "user_even", null, null, T0, null, 3);
+              tx.listAuthorizations(
+                  new AuthorizationFilter(WS_A, "user_even", null, null, T0),
+                  new PageRequest(null, 3));
           assertThat(ids(even, AuthorizationRow::authorizationId))
               .containsExactly(authId(20), authId(40), authId(60));
           assertThat(even.hasMore()).isFalse();
-          Page<AuthorizationRow> one = tx.listAuthorizations(WS_A, null, null, null, T0, null, 1);
+          Page<AuthorizationRow> one =
+              tx.listAuthorizations(
+                  new AuthorizationFilter(WS_A, null, null, null, T0), new PageRequest(null, 1));
           assertThat(ids(one, AuthorizationRow::authorizationId)).containsExactly(authId(10));
           assertThat(one.hasMore()).isTrue();
           return null;
@@ -1010,7 +1046,10 @@ public abstract class StoreConformance {
           @Override
           public Page<String> page(Tx tx, String afterId, int limit) {
             Page<AuthorizationRow> p =
-                tx.listAuthorizations(WS_A, "user_1", null, "active", T0, afterId, limit);
+                tx.listAuthorizations(
+                    new AuthorizationFilter(
+                        WS_A, "user_1", null, AuthorizationStatus.Known.ACTIVE, T0),
+                    new PageRequest(afterId, limit));
             return new Page<>(ids(p, AuthorizationRow::authorizationId), p.hasMore());
           }
         });
@@ -1036,8 +1075,7 @@ public abstract class StoreConformance {
                 tx.listReceipts(
                     WS_A,
                     new ReceiptFilter(null, null, null, null, null, "check", null, null, null),
-                    afterId,
-                    limit);
+                    new PageRequest(afterId, limit));
             return new Page<>(ids(p, ReceiptRow::receiptId), p.hasMore());
           }
         });
@@ -1061,7 +1099,10 @@ public abstract class StoreConformance {
 
           @Override
           public Page<String> page(Tx tx, String afterId, int limit) {
-            Page<EscalationRow> p = tx.listEscalations(WS_A, "pending", T0, afterId, limit);
+            Page<EscalationRow> p =
+                tx.listEscalations(
+                    new EscalationFilter(WS_A, EscalationStatus.Known.PENDING, T0),
+                    new PageRequest(afterId, limit));
             return new Page<>(ids(p, EscalationRow::escalationId), p.hasMore());
           }
         });
@@ -1083,7 +1124,7 @@ public abstract class StoreConformance {
 
           @Override
           public Page<String> page(Tx tx, String afterId, int limit) {
-            Page<BundleRow> p = tx.listActiveBundles(WS_A, afterId, limit);
+            Page<BundleRow> p = tx.listActiveBundles(WS_A, new PageRequest(afterId, limit));
             return new Page<>(ids(p, BundleRow::bundleId), p.hasMore());
           }
         });
@@ -1105,7 +1146,7 @@ public abstract class StoreConformance {
 
           @Override
           public Page<String> page(Tx tx, String afterId, int limit) {
-            Page<TombstoneRow> p = tx.listTombstones(WS_A, afterId, limit);
+            Page<TombstoneRow> p = tx.listTombstones(WS_A, new PageRequest(afterId, limit));
             return new Page<>(ids(p, TombstoneRow::resource), p.hasMore());
           }
         });
@@ -1389,19 +1430,29 @@ public abstract class StoreConformance {
               .isEqualTo(EscalationStatus.Known.EXPIRED);
           assertThat(
                   ids(
-                      tx.listEscalations(WS_A, "expired", revokedAt, null, 10),
+                      tx.listEscalations(
+                          new EscalationFilter(WS_A, EscalationStatus.Known.EXPIRED, revokedAt),
+                          new PageRequest(null, 10)),
                       EscalationRow::escalationId))
               .containsExactly(open.escalationId(), lapsed.escalationId(), alsoOpen.escalationId());
-          assertThat(tx.listEscalations(WS_A, "expired", revokedAt, null, 10).items())
+          assertThat(
+                  tx.listEscalations(
+                          new EscalationFilter(WS_A, EscalationStatus.Known.EXPIRED, revokedAt),
+                          new PageRequest(null, 10))
+                      .items())
               .contains(open.expiringAt(revokedAt), alsoOpen.expiringAt(revokedAt));
           assertThat(
                   ids(
-                      tx.listEscalations(WS_A, "pending", revokedAt, null, 10),
+                      tx.listEscalations(
+                          new EscalationFilter(WS_A, EscalationStatus.Known.PENDING, revokedAt),
+                          new PageRequest(null, 10)),
                       EscalationRow::escalationId))
               .containsExactly(otherAuthorization.escalationId());
           assertThat(
                   ids(
-                      tx.listEscalations(WS_A, "pending", revokedAt, null, 1),
+                      tx.listEscalations(
+                          new EscalationFilter(WS_A, EscalationStatus.Known.PENDING, revokedAt),
+                          new PageRequest(null, 1)),
                       EscalationRow::escalationId))
               .containsExactly(otherAuthorization.escalationId());
           return null;
@@ -1569,7 +1620,11 @@ public abstract class StoreConformance {
         });
     read(
         tx -> {
-          assertThat(ids(tx.listEscalations(WS_A, null, T0, null, 10), EscalationRow::escalationId))
+          assertThat(
+                  ids(
+                      tx.listEscalations(
+                          new EscalationFilter(WS_A, null, T0), new PageRequest(null, 10)),
+                      EscalationRow::escalationId))
               .containsExactly(
                   "esc_" + ulid(1),
                   "esc_" + ulid(2),
@@ -1578,52 +1633,79 @@ public abstract class StoreConformance {
                   "esc_" + ulid(5));
           assertThat(
                   ids(
-                      tx.listEscalations(WS_A, "pending", T0, null, 10),
+                      tx.listEscalations(
+                          new EscalationFilter(WS_A, EscalationStatus.Known.PENDING, T0),
+                          new PageRequest(null, 10)),
                       EscalationRow::escalationId))
               .containsExactly("esc_" + ulid(1));
           assertThat(
                   ids(
-                      tx.listEscalations(WS_A, "expired", T0, null, 10),
+                      tx.listEscalations(
+                          new EscalationFilter(WS_A, EscalationStatus.Known.EXPIRED, T0),
+                          new PageRequest(null, 10)),
                       EscalationRow::escalationId))
               .containsExactly("esc_" + ulid(2), "esc_" + ulid(5));
           assertThat(
                   ids(
-                      tx.listEscalations(WS_A, "approved", T0, null, 10),
+                      tx.listEscalations(
+                          new EscalationFilter(WS_A, EscalationStatus.Known.APPROVED, T0),
+                          new PageRequest(null, 10)),
                       EscalationRow::escalationId))
               .containsExactly("esc_" + ulid(3));
           assertThat(
                   ids(
-                      tx.listEscalations(WS_A, "rejected", T0, null, 10),
+                      tx.listEscalations(
+                          new EscalationFilter(WS_A, EscalationStatus.Known.REJECTED, T0),
+                          new PageRequest(null, 10)),
                       EscalationRow::escalationId))
               .containsExactly("esc_" + ulid(4));
           // Earlier, e2 was still pending.
           assertThat(
                   ids(
-                      tx.listEscalations(WS_A, "pending", at(-1), null, 10),
+                      tx.listEscalations(
+                          new EscalationFilter(WS_A, EscalationStatus.Known.PENDING, at(-1)),
+                          new PageRequest(null, 10)),
                       EscalationRow::escalationId))
               .containsExactly("esc_" + ulid(1), "esc_" + ulid(2));
           // Pagination, with and without a filter.
-          Page<EscalationRow> p1 = tx.listEscalations(WS_A, null, T0, null, 2);
+          Page<EscalationRow> p1 =
+              tx.listEscalations(new EscalationFilter(WS_A, null, T0), new PageRequest(null, 2));
           assertThat(ids(p1, EscalationRow::escalationId))
               .containsExactly("esc_" + ulid(1), "esc_" + ulid(2));
           assertThat(p1.hasMore()).isTrue();
-          Page<EscalationRow> p2 = tx.listEscalations(WS_A, null, T0, "esc_" + ulid(2), 2);
+          Page<EscalationRow> p2 =
+              tx.listEscalations(
+                  new EscalationFilter(WS_A, null, T0), new PageRequest("esc_" + ulid(2), 2));
           assertThat(ids(p2, EscalationRow::escalationId))
               .containsExactly("esc_" + ulid(3), "esc_" + ulid(4));
           assertThat(p2.hasMore()).isTrue();
-          Page<EscalationRow> p3 = tx.listEscalations(WS_A, null, T0, "esc_" + ulid(4), 2);
+          Page<EscalationRow> p3 =
+              tx.listEscalations(
+                  new EscalationFilter(WS_A, null, T0), new PageRequest("esc_" + ulid(4), 2));
           assertThat(ids(p3, EscalationRow::escalationId)).containsExactly("esc_" + ulid(5));
           assertThat(p3.hasMore()).isFalse();
-          Page<EscalationRow> x1 = tx.listEscalations(WS_A, "expired", T0, null, 1);
+          Page<EscalationRow> x1 =
+              tx.listEscalations(
+                  new EscalationFilter(WS_A, EscalationStatus.Known.EXPIRED, T0),
+                  new PageRequest(null, 1));
           assertThat(ids(x1, EscalationRow::escalationId)).containsExactly("esc_" + ulid(2));
           assertThat(x1.hasMore()).isTrue();
-          Page<EscalationRow> x2 = tx.listEscalations(WS_A, "expired", T0, "esc_" + ulid(2), 1);
+          Page<EscalationRow> x2 =
+              tx.listEscalations(
+                  new EscalationFilter(WS_A, EscalationStatus.Known.EXPIRED, T0),
+                  new PageRequest("esc_" + ulid(2), 1));
           assertThat(ids(x2, EscalationRow::escalationId)).containsExactly("esc_" + ulid(5));
           assertThat(x2.hasMore()).isFalse();
-          Page<EscalationRow> pend = tx.listEscalations(WS_A, "pending", T0, null, 1);
+          Page<EscalationRow> pend =
+              tx.listEscalations(
+                  new EscalationFilter(WS_A, EscalationStatus.Known.PENDING, T0),
+                  new PageRequest(null, 1));
           assertThat(pend.hasMore()).isFalse();
           // Listed rows round-trip too.
-          assertThat(tx.listEscalations(WS_B, null, T0, null, 10).items())
+          assertThat(
+                  tx.listEscalations(
+                          new EscalationFilter(WS_B, null, T0), new PageRequest(null, 10))
+                      .items())
               .containsExactly(
                   escalation(
                       WS_B, "esc_" + ulid(6), authId(1), p, "r6", "pending", at(-60), at(3600)));
@@ -1675,8 +1757,8 @@ public abstract class StoreConformance {
           BundleRow back = tx.bundle(WS_A, "assistant").orElseThrow();
           assertBundle(back, deleted);
           assertThat(back.isActive()).isFalse();
-          assertThat(tx.listActiveBundles(WS_A, null, 10).items()).isEmpty();
-          assertThat(tx.listActiveBundles(WS_A, null, 10).hasMore()).isFalse();
+          assertThat(tx.listActiveBundles(WS_A, new PageRequest(null, 10)).items()).isEmpty();
+          assertThat(tx.listActiveBundles(WS_A, new PageRequest(null, 10)).hasMore()).isFalse();
           return null;
         });
     BundleRow recreated = bundle(WS_A, "assistant", "agent_new", at(120));
@@ -1684,7 +1766,8 @@ public abstract class StoreConformance {
     read(
         tx -> {
           assertBundle(tx.bundle(WS_A, "assistant").orElseThrow(), recreated);
-          assertThat(tx.listActiveBundles(WS_A, null, 10).items()).containsExactly(recreated);
+          assertThat(tx.listActiveBundles(WS_A, new PageRequest(null, 10)).items())
+              .containsExactly(recreated);
           return null;
         });
   }
@@ -1705,19 +1788,19 @@ public abstract class StoreConformance {
         });
     read(
         tx -> {
-          Page<BundleRow> p1 = tx.listActiveBundles(WS_A, null, 2);
+          Page<BundleRow> p1 = tx.listActiveBundles(WS_A, new PageRequest(null, 2));
           assertThat(ids(p1, BundleRow::bundleId)).containsExactly("b1", "b3");
           assertThat(p1.hasMore()).isTrue();
-          Page<BundleRow> p2 = tx.listActiveBundles(WS_A, "b3", 2);
+          Page<BundleRow> p2 = tx.listActiveBundles(WS_A, new PageRequest("b3", 2));
           assertThat(ids(p2, BundleRow::bundleId)).containsExactly("b4", "b6");
           assertThat(p2.hasMore()).isFalse();
-          Page<BundleRow> p3 = tx.listActiveBundles(WS_A, "b4", 1);
+          Page<BundleRow> p3 = tx.listActiveBundles(WS_A, new PageRequest("b4", 1));
           assertThat(ids(p3, BundleRow::bundleId)).containsExactly("b6");
           assertThat(p3.hasMore()).isFalse();
-          Page<BundleRow> p4 = tx.listActiveBundles(WS_A, "b1", 2);
+          Page<BundleRow> p4 = tx.listActiveBundles(WS_A, new PageRequest("b1", 2));
           assertThat(ids(p4, BundleRow::bundleId)).containsExactly("b3", "b4");
           assertThat(p4.hasMore()).isTrue();
-          Page<BundleRow> b = tx.listActiveBundles(WS_B, null, 10);
+          Page<BundleRow> b = tx.listActiveBundles(WS_B, new PageRequest(null, 10));
           assertThat(b.items()).containsExactly(bundle(WS_B, "b1", "agent_other", T0));
           assertBundle(tx.bundle(WS_A, "b1").orElseThrow(), bundle(WS_A, "b1", "agent_1", T0));
           return null;
@@ -1763,7 +1846,7 @@ public abstract class StoreConformance {
           int pages = 0;
           Page<TombstoneRow> p;
           do {
-            p = tx.listTombstones(WS_A, after, 3);
+            p = tx.listTombstones(WS_A, new PageRequest(after, 3));
             seen.addAll(ids(p, TombstoneRow::resource));
             if (!p.items().isEmpty()) {
               after = p.items().get(p.items().size() - 1).resource();
@@ -1772,7 +1855,8 @@ public abstract class StoreConformance {
           } while (p.hasMore() && pages < 10);
           assertThat(pages).isEqualTo(3);
           assertThat(seen).containsExactlyElementsOf(sorted);
-          assertThat(ids(tx.listTombstones(WS_B, null, 10), TombstoneRow::resource))
+          assertThat(
+                  ids(tx.listTombstones(WS_B, new PageRequest(null, 10)), TombstoneRow::resource))
               .containsExactly("doc:a");
           return null;
         });
@@ -1912,7 +1996,8 @@ public abstract class StoreConformance {
   }
 
   private List<String> receiptIds(String ws, ReceiptFilter f) {
-    return read(tx -> ids(tx.listReceipts(ws, f, null, 100), ReceiptRow::receiptId));
+    return read(
+        tx -> ids(tx.listReceipts(ws, f, new PageRequest(null, 100)), ReceiptRow::receiptId));
   }
 
   @Test
@@ -2014,18 +2099,18 @@ public abstract class StoreConformance {
         new ReceiptFilter(null, null, null, null, null, "check", null, null, null);
     read(
         tx -> {
-          Page<ReceiptRow> p1 = tx.listReceipts(WS_A, check, null, 2);
+          Page<ReceiptRow> p1 = tx.listReceipts(WS_A, check, new PageRequest(null, 2));
           assertThat(ids(p1, ReceiptRow::receiptId)).containsExactly(ulid(1), ulid(2));
           assertThat(p1.hasMore()).isTrue();
-          Page<ReceiptRow> p2 = tx.listReceipts(WS_A, check, ulid(2), 2);
+          Page<ReceiptRow> p2 = tx.listReceipts(WS_A, check, new PageRequest(ulid(2), 2));
           assertThat(ids(p2, ReceiptRow::receiptId)).containsExactly(ulid(4));
           assertThat(p2.hasMore()).isFalse();
           ReceiptFilter none =
               new ReceiptFilter(null, null, null, null, null, null, null, null, null);
-          Page<ReceiptRow> all = tx.listReceipts(WS_A, none, ulid(2), 3);
+          Page<ReceiptRow> all = tx.listReceipts(WS_A, none, new PageRequest(ulid(2), 3));
           assertThat(ids(all, ReceiptRow::receiptId)).containsExactly(ulid(3), ulid(4), ulid(5));
           assertThat(all.hasMore()).isFalse();
-          Page<ReceiptRow> two = tx.listReceipts(WS_A, none, ulid(2), 2);
+          Page<ReceiptRow> two = tx.listReceipts(WS_A, none, new PageRequest(ulid(2), 2));
           assertThat(two.hasMore()).isTrue();
           assertThat(all.items().get(0))
               .isEqualTo(
@@ -2768,8 +2853,7 @@ public abstract class StoreConformance {
                 tx.listReceipts(
                     WS_A,
                     new ReceiptFilter(authId(a), null, null, null, null, null, null, null, null),
-                    null,
-                    1_000);
+                    new PageRequest(null, 1_000));
             allReceipts += page.items().size();
             assertThat(page.items().stream().filter(r -> r.decision().equals("allow")).count())
                 .as("allow receipts of %s", authId(a))

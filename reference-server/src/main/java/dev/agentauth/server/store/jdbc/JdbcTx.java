@@ -10,9 +10,12 @@ import dev.agentauth.server.domain.GrantRow;
 import dev.agentauth.server.domain.NonceRow;
 import dev.agentauth.server.domain.ScopeRule;
 import dev.agentauth.server.store.ApiKeyRow;
+import dev.agentauth.server.store.AuthorizationFilter;
 import dev.agentauth.server.store.BundleRow;
+import dev.agentauth.server.store.EscalationFilter;
 import dev.agentauth.server.store.IdempotencyRow;
 import dev.agentauth.server.store.Page;
+import dev.agentauth.server.store.PageRequest;
 import dev.agentauth.server.store.ReceiptFilter;
 import dev.agentauth.server.store.ReceiptRow;
 import dev.agentauth.server.store.SigningKeyRow;
@@ -608,14 +611,13 @@ final class JdbcTx implements Tx {
   }
 
   @Override
-  public Page<AuthorizationRow> listAuthorizations(
-      String workspaceId,
-      String userId,
-      String agentId,
-      String status,
-      Instant now,
-      String afterId,
-      int limit) {
+  public Page<AuthorizationRow> listAuthorizations(AuthorizationFilter filter, PageRequest page) {
+    String workspaceId = filter.workspaceId();
+    String userId = filter.userId();
+    String agentId = filter.agentId();
+    Instant now = filter.now();
+    String afterId = page.after();
+    int limit = page.limit();
     // authorizations_by_user serves user_id in key order; agent_id and status are checked on the
     // rows of a bounded window.
     Where seek = new Where();
@@ -626,12 +628,11 @@ final class JdbcTx implements Tx {
     if (agentId != null) {
       rest.and(unindexed("agent_id") + " = ?", agentId);
     }
-    if (status != null) {
-      switch (status) {
-        case "revoked" -> rest.and("revoked_at IS NOT NULL");
-        case "active" -> rest.and("revoked_at IS NULL AND expires_at > ?", now);
-        case "expired" -> rest.and("revoked_at IS NULL AND expires_at <= ?", now);
-        default -> rest.and("1 = 0");
+    if (filter.status() != null) {
+      switch (filter.status()) {
+        case REVOKED -> rest.and("revoked_at IS NOT NULL");
+        case ACTIVE -> rest.and("revoked_at IS NULL AND expires_at > ?", now);
+        case EXPIRED -> rest.and("revoked_at IS NULL AND expires_at <= ?", now);
       }
     }
     return listPage(
@@ -1036,21 +1037,24 @@ final class JdbcTx implements Tx {
   }
 
   @Override
-  public Page<EscalationRow> listEscalations(
-      String workspaceId, String status, Instant now, String afterId, int limit) {
+  public Page<EscalationRow> listEscalations(EscalationFilter filter, PageRequest page) {
+    String workspaceId = filter.workspaceId();
+    Instant now = filter.now();
+    String afterId = page.after();
+    int limit = page.limit();
     // The window is found on escalations alone; the status filter reads the lifetime as the
     // authorization's revocation may have ended it (see ESCALATION_EXPIRES).
     Where rest = new Where();
-    if (status != null) {
-      switch (status) {
-        case "pending" -> rest.and("e.status = 'pending' AND " + ESCALATION_EXPIRES + " > ?", now);
-        case "expired" ->
+    if (filter.status() != null) {
+      switch (filter.status()) {
+        case PENDING -> rest.and("e.status = 'pending' AND " + ESCALATION_EXPIRES + " > ?", now);
+        case EXPIRED ->
             rest.and(
                 "(e.status = 'expired' OR (e.status = 'pending' AND "
                     + ESCALATION_EXPIRES
                     + " <= ?))",
                 now);
-        default -> rest.and("e.status = ?", status);
+        case APPROVED, REJECTED -> rest.and("e.status = ?", filter.status().wireName());
       }
     }
     return listPage(
@@ -1121,7 +1125,9 @@ final class JdbcTx implements Tx {
   }
 
   @Override
-  public Page<BundleRow> listActiveBundles(String workspaceId, String afterId, int limit) {
+  public Page<BundleRow> listActiveBundles(String workspaceId, PageRequest page) {
+    String afterId = page.after();
+    int limit = page.limit();
     StringBuilder sql =
         new StringBuilder("SELECT ")
             .append(BUNDLE_COLUMNS)
@@ -1170,7 +1176,9 @@ final class JdbcTx implements Tx {
   }
 
   @Override
-  public Page<TombstoneRow> listTombstones(String workspaceId, String afterResource, int limit) {
+  public Page<TombstoneRow> listTombstones(String workspaceId, PageRequest page) {
+    String afterResource = page.after();
+    int limit = page.limit();
     StringBuilder sql =
         new StringBuilder(
             "SELECT workspace_id, resource, reason, created_at FROM tombstones"
@@ -1324,8 +1332,9 @@ final class JdbcTx implements Tx {
    * a bounded window of the rows that index (or the primary key) yields, see {@link #listPage}.
    */
   @Override
-  public Page<ReceiptRow> listReceipts(
-      String workspaceId, ReceiptFilter f, String afterId, int limit) {
+  public Page<ReceiptRow> listReceipts(String workspaceId, ReceiptFilter f, PageRequest page) {
+    String afterId = page.after();
+    int limit = page.limit();
     Where seek = new Where();
     Where rest = new Where();
     if (f.authorizationId() != null) {

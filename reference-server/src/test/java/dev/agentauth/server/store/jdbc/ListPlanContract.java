@@ -3,7 +3,12 @@ package dev.agentauth.server.store.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentauth.model.AuthorizationStatus;
+import dev.agentauth.model.EscalationStatus;
+import dev.agentauth.server.store.AuthorizationFilter;
+import dev.agentauth.server.store.EscalationFilter;
 import dev.agentauth.server.store.Page;
+import dev.agentauth.server.store.PageRequest;
 import dev.agentauth.server.store.ReceiptFilter;
 import dev.agentauth.server.store.ReceiptRow;
 import java.lang.reflect.InvocationTargetException;
@@ -140,11 +145,12 @@ abstract class ListPlanContract {
   @Test
   void authorizationIdAndUserIdAreSoughtThroughTheirIndexesInReceiptIdOrder() throws SQLException {
     for (String after : new String[] {null, "r0000001000"}) {
-      List<String> plans = plans(tx -> tx.listReceipts(WS, filter("auth_7", null), after, 50));
+      List<String> plans =
+          plans(tx -> tx.listReceipts(WS, filter("auth_7", null), new PageRequest(after, 50)));
       assertThat(plans).hasSize(1);
       assertSeeks(plans.get(0), "receipts_by_authorization", "authorization_id");
 
-      plans = plans(tx -> tx.listReceipts(WS, filter(null, "nobody"), after, 50));
+      plans = plans(tx -> tx.listReceipts(WS, filter(null, "nobody"), new PageRequest(after, 50)));
       assertThat(plans).hasSize(1);
       assertSeeks(plans.get(0), "receipts_by_user", "user_id");
     }
@@ -167,7 +173,7 @@ abstract class ListPlanContract {
             new ReceiptFilter("auth_1", "user_1", null, null, null, null, null, null, null));
     for (ReceiptFilter f : filters) {
       for (String after : new String[] {null, "r0000001000"}) {
-        List<String> plans = plans(tx -> tx.listReceipts(WS, f, after, 50));
+        List<String> plans = plans(tx -> tx.listReceipts(WS, f, new PageRequest(after, 50)));
         assertThat(plans).as("statements of %s", f).hasSize(2);
         assertFindsTheWindowThroughAnIndex(plans.get(0));
         assertReadsOnlyTheWindow(plans.get(1), "receipt_id");
@@ -183,7 +189,7 @@ abstract class ListPlanContract {
     String after = null;
     while (true) {
       String from = after;
-      Page<ReceiptRow> p = store.read(tx -> tx.listReceipts(WS, rare, from, 100));
+      Page<ReceiptRow> p = store.read(tx -> tx.listReceipts(WS, rare, new PageRequest(from, 100)));
       pages++;
       p.items().forEach(r -> found.add(r.receiptId()));
       if (!p.hasMore()) {
@@ -205,11 +211,27 @@ abstract class ListPlanContract {
   void authorizationFiltersSeekUserIdAndReadAWindowForAgentAndStatus() throws SQLException {
     Instant now = Instant.ofEpochMilli(1);
     List<String> plans =
-        plans(tx -> tx.listAuthorizations(WS, "nobody", null, null, now, null, 50));
+        plans(
+            tx ->
+                tx.listAuthorizations(
+                    new AuthorizationFilter(WS, "nobody", null, null, now),
+                    new PageRequest(null, 50)));
     assertThat(plans).hasSize(1);
     assertSeeks(plans.get(0), "authorizations_by_user", "user_id");
     for (String status : new String[] {"active", "revoked", "expired"}) {
-      plans = plans(tx -> tx.listAuthorizations(WS, null, "agent_x", status, now, null, 50));
+      plans =
+          plans(
+              tx ->
+                  tx.listAuthorizations(
+                      new AuthorizationFilter(
+                          WS,
+                          null,
+                          "agent_x",
+                          status == null
+                              ? null
+                              : AuthorizationStatus.of(status).known().orElseThrow(),
+                          now),
+                      new PageRequest(null, 50)));
       assertThat(plans).as("statements for status %s", status).hasSize(2);
       assertFindsTheWindowThroughAnIndex(plans.get(0));
       assertReadsOnlyTheWindow(plans.get(1), "authorization_id");
@@ -220,7 +242,15 @@ abstract class ListPlanContract {
   void escalationStatusIsCheckedOnAWindowOfRows() throws SQLException {
     Instant now = Instant.ofEpochMilli(1);
     for (String status : new String[] {"pending", "expired", "rejected"}) {
-      List<String> plans = plans(tx -> tx.listEscalations(WS, status, now, null, 50));
+      List<String> plans =
+          plans(
+              tx ->
+                  tx.listEscalations(
+                      new EscalationFilter(
+                          WS,
+                          status == null ? null : EscalationStatus.of(status).known().orElseThrow(),
+                          now),
+                      new PageRequest(null, 50)));
       assertThat(plans).as("statements for status %s", status).hasSize(2);
       assertFindsTheWindowThroughAnIndex(plans.get(0));
       assertReadsOnlyTheWindow(plans.get(1), "escalation_id");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentauth.server.AgentAuthServer;
 import dev.agentauth.server.ServerHarness;
+import dev.agentauth.server.store.PageRequest;
 import dev.agentauth.server.store.ReceiptFilter;
 import dev.agentauth.server.store.StoreUnavailableException;
 import java.sql.PreparedStatement;
@@ -109,7 +110,8 @@ abstract class ReadLimitsContract {
       assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(5_000L);
 
       // The one read connection serves the next read, under a fresh limit.
-      assertThat(store.read(tx -> tx.listReceipts("ws_1", ALL, null, 10)).items()).isEmpty();
+      assertThat(store.read(tx -> tx.listReceipts("ws_1", ALL, new PageRequest(null, 10))).items())
+          .isEmpty();
     } finally {
       store.close();
     }
