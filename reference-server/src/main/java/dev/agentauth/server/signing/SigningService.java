@@ -7,6 +7,7 @@ import dev.agentauth.server.store.Store;
 import dev.agentauth.server.store.StoreUnavailableException;
 import dev.agentauth.server.store.Tx;
 import dev.agentauth.verifier.signing.ReceiptSigner;
+import dev.agentauth.verifier.signing.SignedReceiptText;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -634,15 +635,6 @@ public final class SigningService implements AutoCloseable {
     }
   }
 
-  /** The signed receipt text: the canonical payload with the {@code signature} member appended. */
-  static String withSignature(String canonicalPayload, String keyId, String value) {
-    StringBuilder sb = new StringBuilder(canonicalPayload.length() + 128);
-    sb.append(canonicalPayload, 0, canonicalPayload.length() - 1);
-    sb.append(",\"signature\":{\"alg\":\"Ed25519\",\"key_id\":\"").append(keyId);
-    sb.append("\",\"value\":\"").append(value).append("\"}}");
-    return sb.toString();
-  }
-
   /**
    * The name of the lock a key rotation takes exclusively and a signer takes shared while it stores
    * signatures, so a signature is never stored with a key a concurrent rotation retired.
@@ -686,7 +678,7 @@ public final class SigningService implements AutoCloseable {
     ReceiptSigner signer =
         signers.computeIfAbsent(key.keyId(), id -> ReceiptSigner.fromSeed(id, key.privateSeed()));
     String value = signer.signatureValue(payload.getBytes(StandardCharsets.UTF_8));
-    return withSignature(payload, key.keyId(), value);
+    return SignedReceiptText.of(payload, key.keyId(), value);
   }
 
   /**

@@ -5,6 +5,7 @@ import dev.agentauth.server.domain.AuthorizationRow;
 import dev.agentauth.server.domain.EscalationRow;
 import dev.agentauth.server.domain.GrantRow;
 import dev.agentauth.server.domain.NonceRow;
+import dev.agentauth.verifier.signing.SignedReceiptText;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayDeque;
@@ -418,7 +419,7 @@ public final class MemoryStore implements Store {
       Objects.requireNonNull(signedJson);
       if (row == null
           || row.isSigned()
-          || !ReceiptRow.isSignedFormOf(row.payloadJson(), signedJson)) {
+          || !SignedReceiptText.isSignedFormOf(row.payloadJson(), signedJson)) {
         return false;
       }
       put(t, receiptId, row.withSignedJson(signedJson));

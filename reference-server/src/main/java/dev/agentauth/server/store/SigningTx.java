@@ -25,8 +25,8 @@ public interface SigningTx {
   /**
    * Sets the signed form of a pending receipt. Returns true when this call stored it; false when
    * the receipt was already signed (it is left as it is), does not exist, or {@code signedJson} is
-   * not its payload with a signature member appended ({@link ReceiptRow#isSignedFormOf}; nothing is
-   * stored then).
+   * not its payload with a signature member appended ({@link
+   * dev.agentauth.verifier.signing.SignedReceiptText#isSignedFormOf}; nothing is stored then).
    */
   boolean markSigned(String workspaceId, String receiptId, String signedJson);
 

@@ -3,6 +3,7 @@ package dev.agentauth.server.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentauth.verifier.signing.SignedReceiptText;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +31,7 @@ class ReceiptRowTest {
 
   @Test
   void aSignedTextIsThePayloadWithASignatureMemberAppended() {
-    assertThat(ReceiptRow.isSignedFormOf(PAYLOAD, SIGNED)).isTrue();
+    assertThat(SignedReceiptText.isSignedFormOf(PAYLOAD, SIGNED)).isTrue();
     assertThat(row(SIGNED).isSigned()).isTrue();
     assertThat(row(null).withSignedJson(SIGNED)).isEqualTo(row(SIGNED));
   }
@@ -45,7 +46,7 @@ class ReceiptRowTest {
           SIGNED.replace(",\"signature\":{", ",\"signatures\":{"), // another member
           "{\"signature\":{}}"
         }) {
-      assertThat(ReceiptRow.isSignedFormOf(PAYLOAD, text)).as(text).isFalse();
+      assertThat(SignedReceiptText.isSignedFormOf(PAYLOAD, text)).as(text).isFalse();
       assertThatThrownBy(() -> row(text))
           .as(text)
           .isInstanceOf(IllegalArgumentException.class)

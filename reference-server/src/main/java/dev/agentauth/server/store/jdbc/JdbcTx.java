@@ -24,6 +24,7 @@ import dev.agentauth.server.store.StoreException;
 import dev.agentauth.server.store.TombstoneRow;
 import dev.agentauth.server.store.Tx;
 import dev.agentauth.server.store.WorkspaceRow;
+import dev.agentauth.verifier.signing.SignedReceiptText;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -1313,7 +1314,7 @@ final class JdbcTx implements Tx {
       row.payloadJson(),
       dialect == Dialect.POSTGRES || row.signedJson() == null
           ? row.signedJson()
-          : ReceiptRow.signatureMember(row.signedJson())
+          : SignedReceiptText.signatureObjectOf(row.signedJson())
     };
   }
 
@@ -1417,7 +1418,9 @@ final class JdbcTx implements Tx {
   private static final String MARK_SIGNED_SQLITE =
       "UPDATE receipts SET signature = ?"
           + " WHERE workspace_id = ? AND receipt_id = ? AND signature IS NULL"
-          + " AND substr(payload_json, 1, length(payload_json) - 1) || ',\"signature\":' || ? || '}'"
+          + " AND substr(payload_json, 1, length(payload_json) - 1) || "
+          + SignedReceiptText.sqlSeparatorLiteral()
+          + " || ? || '}'"
           + " = ?";
 
   /**
@@ -1432,16 +1435,23 @@ final class JdbcTx implements Tx {
    */
   private static final String STILL_UNSIGNED_POSTGRES = "(r.signed_json IS NULL) IS TRUE";
 
+  /**
+   * How a signed text goes on after its payload's members: the separator and the object's brace.
+   */
+  private static final String SIGNED_PREFIX_END = "'" + SignedReceiptText.MEMBER_SEPARATOR + "{'";
+
   /** PostgreSQL stores the text if it starts with the stored payload and a signature member. */
   static final String MARK_SIGNED_POSTGRES =
       "UPDATE receipts r SET signed_json = ?"
           + " WHERE r.workspace_id = ? AND r.receipt_id = ? AND "
           + STILL_UNSIGNED_POSTGRES
-          + " AND starts_with(?, left(payload_json, -1) || ',\"signature\":{')";
+          + " AND starts_with(?, left(payload_json, -1) || "
+          + SIGNED_PREFIX_END
+          + ")";
 
   @Override
   public boolean markSigned(String workspaceId, String receiptId, String signedJson) {
-    String member = ReceiptRow.signatureMember(Objects.requireNonNull(signedJson));
+    String member = SignedReceiptText.signatureObjectOf(Objects.requireNonNull(signedJson));
     if (member == null) {
       return false;
     }
@@ -1460,7 +1470,9 @@ final class JdbcTx implements Tx {
           + " FROM unnest(?::text[], ?::text[], ?::text[]) AS v(ws, id, signed)"
           + " WHERE r.workspace_id = v.ws AND r.receipt_id = v.id AND "
           + STILL_UNSIGNED_POSTGRES
-          + " AND starts_with(v.signed, left(r.payload_json, -1) || ',\"signature\":{')"
+          + " AND starts_with(v.signed, left(r.payload_json, -1) || "
+          + SIGNED_PREFIX_END
+          + ")"
           + " RETURNING r.workspace_id, r.receipt_id";
 
   @Override
@@ -1477,7 +1489,7 @@ final class JdbcTx implements Tx {
       List<Integer> batched = new ArrayList<>(receipts.size());
       for (int i = 0; i < receipts.size(); i++) {
         Signed r = receipts.get(i);
-        String member = ReceiptRow.signatureMember(Objects.requireNonNull(r.signedJson()));
+        String member = SignedReceiptText.signatureObjectOf(Objects.requireNonNull(r.signedJson()));
         if (member == null) {
           continue; // not a signed receipt text: refused, as markSigned refuses it
         }
@@ -1516,7 +1528,7 @@ final class JdbcTx implements Tx {
       columns[1][i] = r.receiptId();
       // A text without a trailing signature member goes in as NULL, which the statement skips.
       String text = Objects.requireNonNull(r.signedJson());
-      columns[2][i] = ReceiptRow.signatureMember(text) == null ? null : text;
+      columns[2][i] = SignedReceiptText.signatureObjectOf(text) == null ? null : text;
     }
     java.util.Set<List<String>> updated = new java.util.HashSet<>();
     try {
