@@ -7,8 +7,8 @@ import java.time.Instant;
  * A receipt. {@code payloadJson} is the unsigned receipt object (every member but {@code
  * signature}) as canonical JSON, fixed at decision time; {@code signedJson} is the complete signed
  * receipt, null while pending: the payload with a {@code signature} member appended (see {@link
- * SignedReceiptText}), which is what lets a store keep only that member. The other columns are copies
- * of payload members kept for filtering.
+ * SignedReceiptText}), which is what lets a store keep only that member. The other columns are
+ * copies of payload members kept for filtering.
  *
  * <p>The constructor throws {@link IllegalArgumentException} if {@code signedJson} is not {@code
  * payloadJson} with a signature member appended.

@@ -146,6 +146,12 @@ public final class JdbcStore implements Store {
 
     boolean ping();
 
+    /** A transaction on {@code statements}' connection, in this database's SQL. */
+    JdbcTx tx(JdbcTx.Statements statements);
+
+    /** How long a signing batch waits to gather receipts (see {@link Store#batchLinger}). */
+    java.time.Duration batchLinger();
+
     /** Whether the threads the engine needs are running. */
     default boolean isLive() {
       return true;
@@ -319,7 +325,7 @@ public final class JdbcStore implements Store {
   }
 
   private JdbcTx tx(JdbcTx.Statements statements) {
-    return new JdbcTx(statements, dialect, masterKey, json, decodedJson);
+    return engine.tx(statements);
   }
 
   @Override
@@ -348,7 +354,7 @@ public final class JdbcStore implements Store {
    */
   @Override
   public java.time.Duration batchLinger() {
-    return java.time.Duration.ofMillis(dialect == Dialect.POSTGRES ? 2 : 1);
+    return engine.batchLinger();
   }
 
   @Override
@@ -660,6 +666,17 @@ public final class JdbcStore implements Store {
   }
 
   private final class Sqlite implements Engine {
+    @Override
+    public JdbcTx tx(JdbcTx.Statements statements) {
+      return new SqliteTx(statements, masterKey, json, decodedJson, null);
+    }
+
+    /** A writer turn is the cost SQLite's signer saves by gathering receipts for 1 ms. */
+    @Override
+    public java.time.Duration batchLinger() {
+      return java.time.Duration.ofMillis(1);
+    }
+
     private static final int MAX_BATCH = 256;
     private static final int BUSY_TIMEOUT_MS = 5_000;
     private static final int BUSY_ATTEMPTS = 6;
@@ -739,7 +756,7 @@ public final class JdbcStore implements Store {
             ? se
             : new StoreException("cannot open SQLite database " + file + ": " + e.getMessage(), e);
       }
-      writerTx = new JdbcTx(writer, dialect, masterKey, json, decodedJson, checkTargets);
+      writerTx = new SqliteTx(writer, masterKey, json, decodedJson, checkTargets);
       thread = new Thread(this::run, "agentauth-sqlite-writer");
       thread.setDaemon(true);
       thread.start();
@@ -1163,6 +1180,17 @@ public final class JdbcStore implements Store {
   }
 
   private final class Postgres implements Engine {
+    @Override
+    public JdbcTx tx(JdbcTx.Statements statements) {
+      return new PostgresTx(statements, masterKey, json, decodedJson);
+    }
+
+    /** Round trips are the cost PostgreSQL's signer saves by gathering receipts for 2 ms. */
+    @Override
+    public java.time.Duration batchLinger() {
+      return java.time.Duration.ofMillis(2);
+    }
+
     /** Connections for writes: checks, mutations and signing. */
     private static final int WRITE_POOL = 16;
 

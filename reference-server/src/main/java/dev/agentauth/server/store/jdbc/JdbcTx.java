@@ -24,15 +24,9 @@ import dev.agentauth.server.store.StoreException;
 import dev.agentauth.server.store.TombstoneRow;
 import dev.agentauth.server.store.Tx;
 import dev.agentauth.server.store.WorkspaceRow;
-import dev.agentauth.verifier.signing.SignedReceiptText;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -40,15 +34,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
-import org.postgresql.PGStatement;
 
 /**
  * The {@link Tx} of a JDBC store: each method is one SQL statement on the transaction's connection.
  * Signing-key seeds are sealed with the master key on the way in and opened on the way out.
  */
-final class JdbcTx implements Tx {
+abstract class JdbcTx implements Tx {
 
   /** Gives prepared statements for the transaction's connection. */
   interface Statements {
@@ -57,7 +49,7 @@ final class JdbcTx implements Tx {
 
   /** Maps one result row, reading columns by position (in the order the SELECT lists them). */
   @FunctionalInterface
-  private interface RowMapper<T> {
+  interface RowMapper<T> {
     T map(ResultSet rs) throws SQLException;
   }
 
@@ -86,7 +78,7 @@ final class JdbcTx implements Tx {
    * revoked ends at the revocation. Revocation writes no escalation row, so its cost does not grow
    * with the authorization's escalations.
    */
-  private static final String ESCALATION_EXPIRES =
+  static final String ESCALATION_EXPIRES =
       "CASE WHEN e.status = 'pending' AND a.revoked_at IS NOT NULL AND a.revoked_at < e.expires_at"
           + " THEN a.revoked_at ELSE e.expires_at END";
 
@@ -103,11 +95,11 @@ final class JdbcTx implements Tx {
       "workspace_id, bundle_id, agent_id, scopes, requires_confirm_for, requires_escalation_for,"
           + " escalation_targets, default_expiry_days, description, created_at, updated_at,"
           + " deleted_at";
-  private static final String RECEIPT_COLUMNS =
+  static final String RECEIPT_COLUMNS =
       "workspace_id, receipt_id, authorization_id, user_id, resource, session_id, scope, event,"
           + " decision, issued_at, payload_json, signed_json";
 
-  private final Statements statements;
+  final Statements statements;
   private final Dialect dialect;
   private final MasterKey masterKey;
   private final ObjectMapper json;
@@ -117,15 +109,6 @@ final class JdbcTx implements Tx {
 
   /** The SQLite writer's cache of check targets; null on every other connection. */
   private final CheckTargetCache checkTargets;
-
-  JdbcTx(
-      Statements statements,
-      Dialect dialect,
-      MasterKey masterKey,
-      ObjectMapper json,
-      Map<String, Object> decoded) {
-    this(statements, dialect, masterKey, json, decoded, null);
-  }
 
   JdbcTx(
       Statements statements,
@@ -142,6 +125,36 @@ final class JdbcTx implements Tx {
     this.checkTargets = checkTargets;
   }
 
+  // ---- what each database does its own way (SqliteTx, PostgresTx)
+
+  /**
+   * Takes a transaction-scoped lock on {@code name} with the advisory-lock {@code function} ({@code
+   * pg_advisory_xact_lock} or its shared form); a database whose write transactions run one at a
+   * time does nothing.
+   */
+  abstract void advisoryLock(String function, String name);
+
+  /** The table of a group's keys (columns ws, id, resource) that the group's lookup joins, as k. */
+  abstract String groupKeysSource();
+
+  /** What follows the group's lookup: its order and row locks, where the database takes them. */
+  abstract String groupTargetsSuffix();
+
+  /** Binds a group's keys to the parameters of {@link #groupKeysSource}. */
+  abstract void bindGroupKeys(PreparedStatement ps, List<Store.GroupKey> keys) throws SQLException;
+
+  /** {@code column} in a filter that must not choose the index the page's key range uses. */
+  abstract String unindexed(String column);
+
+  /** The statement inserting one receipt (its parameters: {@link #receiptParams}). */
+  abstract String insertReceiptSql();
+
+  /** {@link #insertReceipt} for several receipts, in one statement or batch. */
+  abstract void insertReceipts(List<ReceiptRow> rows);
+
+  /** What the signature column of a receipt row holds: the signed text or the signature alone. */
+  abstract Object storedSignature(ReceiptRow row);
+
   // ---- plumbing
 
   /** The statements of this transaction's connection (for tests that run SQL of their own). */
@@ -149,7 +162,7 @@ final class JdbcTx implements Tx {
     return statements;
   }
 
-  private PreparedStatement bind(String sql, Object... params) throws SQLException {
+  PreparedStatement bind(String sql, Object... params) throws SQLException {
     PreparedStatement ps = statements.prepare(sql);
     for (int i = 0; i < params.length; i++) {
       set(ps, i + 1, params[i]);
@@ -157,7 +170,7 @@ final class JdbcTx implements Tx {
     return ps;
   }
 
-  private static void set(PreparedStatement ps, int i, Object v) throws SQLException {
+  static void set(PreparedStatement ps, int i, Object v) throws SQLException {
     if (v == null) {
       ps.setNull(i, Types.VARCHAR);
     } else if (v instanceof Null n) {
@@ -193,7 +206,7 @@ final class JdbcTx implements Tx {
     return v == null ? NULL_BIGINT : v;
   }
 
-  private int update(String sql, Object... params) {
+  int update(String sql, Object... params) {
     try {
       return bind(sql, params).executeUpdate();
     } catch (SQLException e) {
@@ -201,7 +214,7 @@ final class JdbcTx implements Tx {
     }
   }
 
-  private <T> List<T> query(String sql, RowMapper<T> mapper, Object... params) {
+  <T> List<T> query(String sql, RowMapper<T> mapper, Object... params) {
     try (ResultSet rs = bind(sql, params).executeQuery()) {
       List<T> out = new ArrayList<>();
       while (rs.next()) {
@@ -213,22 +226,22 @@ final class JdbcTx implements Tx {
     }
   }
 
-  private <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... params) {
+  <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... params) {
     List<T> rows = query(sql, mapper, params);
     return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
   }
 
   /** Binds {@code columns[c]} as a PostgreSQL array of {@code types[c]} to parameter c + 1. */
-  private static void bindArrays(PreparedStatement ps, String[] types, Object[][] columns)
+  static void bindArrays(PreparedStatement ps, String[] types, Object[][] columns)
       throws SQLException {
     for (int c = 0; c < columns.length; c++) {
       ps.setArray(c + 1, ps.getConnection().createArrayOf(types[c], columns[c]));
     }
   }
 
-  private static final String[] THREE_TEXTS = {"text", "text", "text"};
+  static final String[] THREE_TEXTS = {"text", "text", "text"};
 
-  private static StoreException failure(String sql, SQLException e) {
+  static StoreException failure(String sql, SQLException e) {
     String first = sql.length() > 80 ? sql.substring(0, 80) + "..." : sql;
     return new StoreException(
         "SQL failed (" + e.getSQLState() + "): " + e.getMessage() + " in: " + first, e);
@@ -244,7 +257,7 @@ final class JdbcTx implements Tx {
     return rs.wasNull() ? null : v;
   }
 
-  private String toJson(Object value) {
+  String toJson(Object value) {
     try {
       return json.writeValueAsString(value);
     } catch (JsonProcessingException e) {
@@ -321,23 +334,6 @@ final class JdbcTx implements Tx {
   @Override
   public void lockShared(String name) {
     advisoryLock("pg_advisory_xact_lock_shared", name);
-  }
-
-  /**
-   * Takes a transaction-scoped PostgreSQL advisory lock on a 64-bit id derived from the name (the
-   * first 8 bytes of its SHA-256). SQLite needs none: it runs one write transaction at a time.
-   */
-  private void advisoryLock(String function, String name) {
-    if (dialect != Dialect.POSTGRES) {
-      return;
-    }
-    byte[] digest;
-    try {
-      digest = MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-    query("SELECT " + function + "(?)", rs -> null, ByteBuffer.wrap(digest).getLong());
   }
 
   @Override
@@ -530,34 +526,10 @@ final class JdbcTx implements Tx {
             + ", EXISTS (SELECT 1 FROM tombstones t WHERE t.workspace_id = a.workspace_id"
             + " AND t.resource = k.resource), k.resource FROM authorizations a JOIN ";
     String on = " ON a.workspace_id = k.ws AND a.authorization_id = k.id";
-    String sql =
-        dialect == Dialect.POSTGRES
-            ? select
-                + "unnest(?::text[], ?::text[], ?::text[]) AS k(ws, id, resource)"
-                + on
-                + " ORDER BY a.workspace_id, a.authorization_id FOR UPDATE OF a"
-            : select
-                + "(SELECT json_extract(value, '$[0]') AS ws, json_extract(value, '$[1]') AS id,"
-                + " json_extract(value, '$[2]') AS resource FROM json_each(?)) k"
-                + on;
+    String sql = select + groupKeysSource() + on + groupTargetsSuffix();
     try {
       PreparedStatement ps = statements.prepare(sql);
-      if (dialect == Dialect.POSTGRES) {
-        String[][] columns = new String[3][keys.size()];
-        for (int i = 0; i < keys.size(); i++) {
-          Store.GroupKey k = keys.get(i);
-          columns[0][i] = k.workspaceId();
-          columns[1][i] = k.authorizationId();
-          columns[2][i] = k.resource();
-        }
-        bindArrays(ps, THREE_TEXTS, columns);
-      } else {
-        List<List<String>> rows = new ArrayList<>(keys.size());
-        for (Store.GroupKey k : keys) {
-          rows.add(java.util.Arrays.asList(k.workspaceId(), k.authorizationId(), k.resource()));
-        }
-        ps.setString(1, toJson(rows));
-      }
+      bindGroupKeys(ps, keys);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           AuthorizationRow row = authorizationRow(rs);
@@ -669,14 +641,6 @@ final class JdbcTx implements Tx {
     boolean isEmpty() {
       return sql.length() == 0;
     }
-  }
-
-  /**
-   * {@code column} in a filter that must not choose the index: SQLite's unary {@code +} keeps the
-   * planner on the index of the page's key range, so that the window bounds the rows read.
-   */
-  private String unindexed(String column) {
-    return dialect == Dialect.SQLITE ? "+" + column : column;
   }
 
   /**
@@ -1191,7 +1155,7 @@ final class JdbcTx implements Tx {
 
   // ---- receipts
 
-  private static ReceiptRow receiptRow(ResultSet rs) throws SQLException {
+  static ReceiptRow receiptRow(ResultSet rs) throws SQLException {
     return new ReceiptRow(
         rs.getString(1),
         rs.getString(2),
@@ -1207,26 +1171,6 @@ final class JdbcTx implements Tx {
         rs.getString(12));
   }
 
-  private static final String INSERT_RECEIPT_POSTGRES =
-      "INSERT INTO receipts ("
-          + RECEIPT_COLUMNS
-          + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-          + " ON CONFLICT (workspace_id, receipt_id) DO NOTHING";
-
-  /**
-   * SQLite stores a receipt's signature member, not its whole signed text: {@code signed_json} is a
-   * virtual column there that rebuilds the text (migration V3).
-   */
-  private static final String INSERT_RECEIPT_SQLITE =
-      "INSERT INTO receipts ("
-          + RECEIPT_COLUMNS.replace("signed_json", "signature")
-          + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-          + " ON CONFLICT (workspace_id, receipt_id) DO NOTHING";
-
-  private String insertReceiptSql() {
-    return dialect == Dialect.POSTGRES ? INSERT_RECEIPT_POSTGRES : INSERT_RECEIPT_SQLITE;
-  }
-
   @Override
   public void insertReceipt(ReceiptRow row) {
     int n = update(insertReceiptSql(), receiptParams(row));
@@ -1235,71 +1179,7 @@ final class JdbcTx implements Tx {
     }
   }
 
-  /** PostgreSQL inserts a whole batch of receipts with one statement. */
-  private static final String INSERT_RECEIPTS_POSTGRES =
-      "INSERT INTO receipts ("
-          + RECEIPT_COLUMNS
-          + ") SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[],"
-          + " ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[])"
-          + " ON CONFLICT (workspace_id, receipt_id) DO NOTHING";
-
-  /** {@link #insertReceipt} for several receipts, in one statement or batch. */
-  void insertReceipts(List<ReceiptRow> rows) {
-    if (rows.isEmpty()) {
-      return;
-    }
-    if (dialect == Dialect.POSTGRES) {
-      insertReceiptsPostgres(rows);
-      return;
-    }
-    try {
-      PreparedStatement ps = statements.prepare(INSERT_RECEIPT_SQLITE);
-      for (ReceiptRow row : rows) {
-        Object[] params = receiptParams(row);
-        for (int i = 0; i < params.length; i++) {
-          set(ps, i + 1, params[i]);
-        }
-        ps.addBatch();
-      }
-      int[] counts = ps.executeBatch();
-      for (int i = 0; i < counts.length; i++) {
-        if (counts[i] == 0) {
-          throw new StoreException("duplicate receipt id " + rows.get(i).receiptId());
-        }
-      }
-    } catch (SQLException e) {
-      throw failure(INSERT_RECEIPT_SQLITE, e);
-    }
-  }
-
-  /** Column types of {@link #INSERT_RECEIPTS_POSTGRES}, in {@link #receiptParams} order. */
-  private static final String[] RECEIPT_ARRAY_TYPES = {
-    "text", "text", "text", "text", "text", "text", "text", "text", "text", "bigint", "text", "text"
-  };
-
-  private void insertReceiptsPostgres(List<ReceiptRow> rows) {
-    int n = rows.size();
-    Object[][] columns = new Object[RECEIPT_ARRAY_TYPES.length][n];
-    for (int i = 0; i < n; i++) {
-      Object[] params = receiptParams(rows.get(i));
-      for (int c = 0; c < params.length; c++) {
-        columns[c][i] = params[c] instanceof Instant t ? (Object) t.toEpochMilli() : params[c];
-      }
-    }
-    try {
-      PreparedStatement ps = statements.prepare(INSERT_RECEIPTS_POSTGRES);
-      bindArrays(ps, RECEIPT_ARRAY_TYPES, columns);
-      int inserted = ps.executeUpdate();
-      if (inserted != n) {
-        throw new StoreException(
-            "duplicate receipt id among " + n + " receipts (" + inserted + " inserted)");
-      }
-    } catch (SQLException e) {
-      throw failure(INSERT_RECEIPTS_POSTGRES, e);
-    }
-  }
-
-  private Object[] receiptParams(ReceiptRow row) {
+  Object[] receiptParams(ReceiptRow row) {
     return new Object[] {
       row.workspaceId(),
       row.receiptId(),
@@ -1312,9 +1192,7 @@ final class JdbcTx implements Tx {
       row.decision(),
       row.issuedAt(),
       row.payloadJson(),
-      dialect == Dialect.POSTGRES || row.signedJson() == null
-          ? row.signedJson()
-          : SignedReceiptText.signatureObjectOf(row.signedJson())
+      storedSignature(row)
     };
   }
 
@@ -1409,151 +1287,6 @@ final class JdbcTx implements Tx {
         JdbcTx::receiptRow,
         issuedBefore,
         limit);
-  }
-
-  /**
-   * SQLite stores the signature member only, and only if the given text is exactly the stored
-   * payload with that member appended: the text {@code signed_json} rebuilds is then the one given.
-   */
-  private static final String MARK_SIGNED_SQLITE =
-      "UPDATE receipts SET signature = ?"
-          + " WHERE workspace_id = ? AND receipt_id = ? AND signature IS NULL"
-          + " AND substr(payload_json, 1, length(payload_json) - 1) || "
-          + SignedReceiptText.sqlSeparatorLiteral()
-          + " || ? || '}'"
-          + " = ?";
-
-  /**
-   * How PostgreSQL's signature statements test that a receipt is still unsigned: {@code
-   * (signed_json IS NULL) IS TRUE} means the same as {@code signed_json IS NULL}, but the planner
-   * cannot prove from it the predicate of the partial index {@code receipts_pending}, so it looks
-   * each receipt up by its primary key. Written plainly, a plan cached while the table was new and
-   * small (the JDBC driver prepares statements on the server and PostgreSQL keeps a generic plan
-   * per connection) could scan {@code receipts_pending} instead, and that index keeps an entry for
-   * every receipt signed since the last vacuum: measured at 9,000 checks/s, such a scan took 1 to
-   * 12 ms per batch, where the primary-key lookups take a fraction of a millisecond.
-   */
-  private static final String STILL_UNSIGNED_POSTGRES = "(r.signed_json IS NULL) IS TRUE";
-
-  /**
-   * How a signed text goes on after its payload's members: the separator and the object's brace.
-   */
-  private static final String SIGNED_PREFIX_END = "'" + SignedReceiptText.MEMBER_SEPARATOR + "{'";
-
-  /** PostgreSQL stores the text if it starts with the stored payload and a signature member. */
-  static final String MARK_SIGNED_POSTGRES =
-      "UPDATE receipts r SET signed_json = ?"
-          + " WHERE r.workspace_id = ? AND r.receipt_id = ? AND "
-          + STILL_UNSIGNED_POSTGRES
-          + " AND starts_with(?, left(payload_json, -1) || "
-          + SIGNED_PREFIX_END
-          + ")";
-
-  @Override
-  public boolean markSigned(String workspaceId, String receiptId, String signedJson) {
-    String member = SignedReceiptText.signatureObjectOf(Objects.requireNonNull(signedJson));
-    if (member == null) {
-      return false;
-    }
-    if (dialect == Dialect.POSTGRES) {
-      return update(MARK_SIGNED_POSTGRES, signedJson, workspaceId, receiptId, signedJson) == 1;
-    }
-    return update(MARK_SIGNED_SQLITE, member, workspaceId, receiptId, member, signedJson) == 1;
-  }
-
-  /**
-   * PostgreSQL stores a whole batch of signatures with one statement: far cheaper there than a
-   * statement per receipt.
-   */
-  static final String MARK_SIGNED_ALL_POSTGRES =
-      "UPDATE receipts r SET signed_json = v.signed"
-          + " FROM unnest(?::text[], ?::text[], ?::text[]) AS v(ws, id, signed)"
-          + " WHERE r.workspace_id = v.ws AND r.receipt_id = v.id AND "
-          + STILL_UNSIGNED_POSTGRES
-          + " AND starts_with(v.signed, left(r.payload_json, -1) || "
-          + SIGNED_PREFIX_END
-          + ")"
-          + " RETURNING r.workspace_id, r.receipt_id";
-
-  @Override
-  public boolean[] markSignedAll(List<Signed> receipts) {
-    boolean[] stored = new boolean[receipts.size()];
-    if (receipts.isEmpty()) {
-      return stored;
-    }
-    if (dialect == Dialect.POSTGRES) {
-      return markSignedAllPostgres(receipts);
-    }
-    try {
-      PreparedStatement ps = statements.prepare(MARK_SIGNED_SQLITE);
-      List<Integer> batched = new ArrayList<>(receipts.size());
-      for (int i = 0; i < receipts.size(); i++) {
-        Signed r = receipts.get(i);
-        String member = SignedReceiptText.signatureObjectOf(Objects.requireNonNull(r.signedJson()));
-        if (member == null) {
-          continue; // not a signed receipt text: refused, as markSigned refuses it
-        }
-        ps.setString(1, member);
-        ps.setString(2, r.workspaceId());
-        ps.setString(3, r.receiptId());
-        ps.setString(4, member);
-        ps.setString(5, r.signedJson());
-        ps.addBatch();
-        batched.add(i);
-      }
-      if (batched.isEmpty()) {
-        return stored;
-      }
-      int[] counts = ps.executeBatch();
-      for (int k = 0; k < counts.length; k++) {
-        Signed r = receipts.get(batched.get(k));
-        stored[batched.get(k)] =
-            counts[k] == Statement.SUCCESS_NO_INFO
-                ? receipt(r.workspaceId(), r.receiptId())
-                    .map(row -> r.signedJson().equals(row.signedJson()))
-                    .orElse(false)
-                : counts[k] == 1;
-      }
-      return stored;
-    } catch (SQLException e) {
-      throw failure(MARK_SIGNED_SQLITE, e);
-    }
-  }
-
-  private boolean[] markSignedAllPostgres(List<Signed> receipts) {
-    String[][] columns = new String[3][receipts.size()];
-    for (int i = 0; i < receipts.size(); i++) {
-      Signed r = receipts.get(i);
-      columns[0][i] = r.workspaceId();
-      columns[1][i] = r.receiptId();
-      // A text without a trailing signature member goes in as NULL, which the statement skips.
-      String text = Objects.requireNonNull(r.signedJson());
-      columns[2][i] = SignedReceiptText.signatureObjectOf(text) == null ? null : text;
-    }
-    java.util.Set<List<String>> updated = new java.util.HashSet<>();
-    try {
-      PreparedStatement ps = statements.prepare(MARK_SIGNED_ALL_POSTGRES);
-      // Planned with its arguments at every run, never from a plan the connection cached: a
-      // generic plan made while the table was small joins by scanning the whole table, and would
-      // keep doing so as the table grows until the next ANALYZE. The planning costs a fraction of
-      // the statement, which signs up to a batch of receipts.
-      ps.unwrap(PGStatement.class).setPrepareThreshold(0);
-      bindArrays(ps, THREE_TEXTS, columns);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          updated.add(List.of(rs.getString(1), rs.getString(2)));
-        }
-      }
-    } catch (SQLException e) {
-      throw failure(MARK_SIGNED_ALL_POSTGRES, e);
-    }
-    boolean[] stored = new boolean[receipts.size()];
-    for (int i = 0; i < stored.length; i++) {
-      Signed r = receipts.get(i);
-      // A receipt listed twice is stored once: only its first entry counts.
-      stored[i] = updated.remove(List.of(r.workspaceId(), r.receiptId()));
-    }
-    return stored;
   }
 
   // ---- idempotency

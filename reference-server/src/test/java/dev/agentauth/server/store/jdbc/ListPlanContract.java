@@ -270,19 +270,19 @@ abstract class ListPlanContract {
   private List<String> plans(Function<JdbcTx, ?> list) throws SQLException {
     List<Ran> ran = new ArrayList<>();
     List<PreparedStatement> open = new ArrayList<>();
+    JdbcTx.Statements statements =
+        sql -> {
+          PreparedStatement real = c.prepareStatement(sql);
+          open.add(real);
+          Ran r = new Ran(sql, new ArrayList<>());
+          ran.add(r);
+          return recording(real, r);
+        };
     JdbcTx tx =
-        new JdbcTx(
-            sql -> {
-              PreparedStatement real = c.prepareStatement(sql);
-              open.add(real);
-              Ran r = new Ran(sql, new ArrayList<>());
-              ran.add(r);
-              return recording(real, r);
-            },
-            dialect(),
-            MasterKey.random(),
-            new ObjectMapper(),
-            new HashMap<>());
+        dialect() == Dialect.POSTGRES
+            ? new PostgresTx(statements, MasterKey.random(), new ObjectMapper(), new HashMap<>())
+            : new SqliteTx(
+                statements, MasterKey.random(), new ObjectMapper(), new HashMap<>(), null);
     try {
       list.apply(tx);
     } finally {

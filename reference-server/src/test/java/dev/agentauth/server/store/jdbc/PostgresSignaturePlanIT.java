@@ -62,9 +62,9 @@ class PostgresSignaturePlanIT {
       s.execute("ANALYZE receipts");
     }
     assertNeitherStatementReadsThePendingIndex();
-    assertThat(genericPlan(JdbcTx.MARK_SIGNED_ALL_POSTGRES, "text[]", "text[]", "text[]"))
+    assertThat(genericPlan(PostgresTx.MARK_SIGNED_ALL_POSTGRES, "text[]", "text[]", "text[]"))
         .contains("receipts_pkey");
-    assertThat(genericPlan(JdbcTx.MARK_SIGNED_POSTGRES, "text", "text", "text", "text"))
+    assertThat(genericPlan(PostgresTx.MARK_SIGNED_POSTGRES, "text", "text", "text", "text"))
         .contains("receipts_pkey");
   }
 
@@ -77,13 +77,12 @@ class PostgresSignaturePlanIT {
     insertUnsignedReceipts(1, 100);
     List<PreparedStatement> open = new ArrayList<>();
     JdbcTx tx =
-        new JdbcTx(
+        new PostgresTx(
             sql -> {
               PreparedStatement ps = c.prepareStatement(sql);
               open.add(ps);
               return ps;
             },
-            Dialect.POSTGRES,
             MasterKey.random(),
             new ObjectMapper(),
             new HashMap<>());
@@ -112,9 +111,9 @@ class PostgresSignaturePlanIT {
   }
 
   private void assertNeitherStatementReadsThePendingIndex() throws SQLException {
-    assertThat(genericPlan(JdbcTx.MARK_SIGNED_ALL_POSTGRES, "text[]", "text[]", "text[]"))
+    assertThat(genericPlan(PostgresTx.MARK_SIGNED_ALL_POSTGRES, "text[]", "text[]", "text[]"))
         .doesNotContain("receipts_pending");
-    assertThat(genericPlan(JdbcTx.MARK_SIGNED_POSTGRES, "text", "text", "text", "text"))
+    assertThat(genericPlan(PostgresTx.MARK_SIGNED_POSTGRES, "text", "text", "text", "text"))
         .doesNotContain("receipts_pending");
   }
 
