@@ -44,8 +44,10 @@ class ErrorsEverywhereIT {
     return List.of(
         Arguments.of("malformed percent-encoding", get("/v1/authorizations/%zz"), 400),
         Arguments.of("a path that is not UTF-8", get("/v1/authorizations/%ED%A0%80"), 400),
-        // Passed on by Jetty's LEGACY URI rules, it made the route's path decoding fail: 500.
+        // Passed on by Jetty's LEGACY URI rules, these made the route's path-id decoding fail: 500.
         Arguments.of("a %u escape in a path id", get("/v1/agent-scope-bundles/%u00e9"), 400),
+        Arguments.of("a bad escape in a path parameter", get("/v1/escalations/G;q%xU"), 400),
+        Arguments.of("a truncated escape in a path parameter", get("/v1/escalations/G;q%4"), 400),
         Arguments.of("a control character in the target", get("/v1/\u0001"), 400),
         Arguments.of("an asterisk target", get("*"), 400),
         Arguments.of("no request target", "garbage\r\n\r\n", 400),

@@ -552,7 +552,7 @@ final class FuzzRequests {
                   "?scope=mail.send&limit=3");
           default ->
               route.body != BodyKind.NONE && route.mutating()
-                  ? Arbitraries.of("", "", "?wait=true", "?wait=false")
+                  ? Arbitraries.of("", "", "", "", "", "", "?wait=true", "?wait=false")
                   : Arbitraries.just("");
         };
     if (valid) {

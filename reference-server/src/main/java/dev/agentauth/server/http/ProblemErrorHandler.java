@@ -12,7 +12,6 @@ import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.HttpStatus;
-import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.ErrorHandler;
@@ -26,8 +25,8 @@ import org.eclipse.jetty.util.Callback;
  * {@code code} and a request id.
  *
  * <p>Registered on the server and on Javalin's servlet context (which would otherwise use its own
- * HTML handler) by {@link #install(JettyConfig)}, which also has Jetty refuse the one malformed
- * percent-encoding its lenient URI rules let through to the routes.
+ * HTML handler) by {@link #install(JettyConfig)}, which also has Jetty refuse the malformed
+ * percent-encodings its lenient URI rules let through to the routes.
  */
 public final class ProblemErrorHandler extends ErrorHandler {
   private static final String PROBLEM = "application/problem+json";
@@ -37,19 +36,14 @@ public final class ProblemErrorHandler extends ErrorHandler {
   private final ObjectMapper mapper = AgentAuthJson.newObjectMapper();
 
   /**
-   * Makes every error Jetty writes itself a problem document, and has Jetty refuse {@code %u}
-   * escapes ({@code /v1/authorizations/%u00e9}) as the malformed percent-encoding they are: the
-   * LEGACY rules Javalin sets pass them on, and the route's path-parameter decoding then fails.
+   * Makes every error Jetty writes itself a problem document, and has Jetty refuse a path with a
+   * malformed percent-encoding that its lenient rules would pass on ({@link PathEncoding}).
    */
   public static void install(JettyConfig jetty) {
     ProblemErrorHandler handler = new ProblemErrorHandler();
     jetty.modifyServer(server -> server.setErrorHandler(handler));
     jetty.modifyServletContextHandler(context -> context.setErrorHandler(handler));
-    jetty.modifyHttpConfiguration(
-        http ->
-            http.setUriCompliance(
-                http.getUriCompliance()
-                    .without("agentauth", UriCompliance.Violation.UTF16_ENCODINGS)));
+    jetty.modifyHttpConfiguration(http -> http.addCustomizer(new PathEncoding()));
   }
 
   @Override
