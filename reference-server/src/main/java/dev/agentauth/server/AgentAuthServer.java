@@ -3,6 +3,7 @@ package dev.agentauth.server;
 import dev.agentauth.server.fatal.FatalErrorPolicy;
 import dev.agentauth.server.fatal.FatalErrors;
 import dev.agentauth.server.http.Api;
+import dev.agentauth.server.http.ProblemErrorHandler;
 import dev.agentauth.server.service.ReceiptOps;
 import dev.agentauth.server.service.ServiceContext;
 import dev.agentauth.server.service.WorkspaceOps;
@@ -153,6 +154,7 @@ public final class AgentAuthServer implements AutoCloseable {
                     server.setStopTimeout(DRAIN_TIMEOUT.toMillis());
                     jetty.set(server);
                   });
+              ProblemErrorHandler.install(cfg.jetty);
               api.configure(cfg);
             });
     app.start();

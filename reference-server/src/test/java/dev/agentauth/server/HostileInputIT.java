@@ -55,6 +55,12 @@ class HostileInputIT {
         "{\"user_id\":\"u\",\"agent_id\":\"a\",\"expires_at\":\"2026-11-29T10:00:00Z\","
             + "\"scopes\":[{\"name\":\"crm.read\"}],%s}";
     return List.of(
+        // Issue 17's example, reported as a 500.
+        Arguments.of(
+            "POST",
+            "/v1/check",
+            "{\"authorization_id\":\"" + LONE + "\",\"scopes\":[\"a\"]}",
+            "authorization_id"),
         Arguments.of(
             "POST",
             "/v1/check",
@@ -140,6 +146,22 @@ class HostileInputIT {
     assertThat(receipts()).isEqualTo(before);
     assertThat(h.get("/v1/authorizations/" + authorizationId).body().path("status").asText())
         .isEqualTo("active");
+  }
+
+  @Test
+  void aParserMessageQuotingHalfASurrogatePairShowsAReplacementCharacter() {
+    // ED B0 80 is a lone low surrogate in CESU-8: not UTF-8, yet Jackson reads it as U+DC00 and
+    // quotes it in its message, which the 400 used to repeat.
+    byte[] body =
+        "{\"authorization_id\":\"a\",\u00ed\u00b0\u0080\"scopes\":[]}"
+            .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+
+    Resp r = h.send("POST", "/v1/check", body, h.apiKey(), Map.of());
+
+    assertThat(r.status()).as(r.raw()).isEqualTo(400);
+    assertThat(r.code()).isEqualTo("invalid_request");
+    assertThat(r.body().path("detail").asText()).contains("\ufffd");
+    assertThat(r.body().toString().codePoints()).noneMatch(c -> c >= 0xd800 && c <= 0xdfff);
   }
 
   @Test

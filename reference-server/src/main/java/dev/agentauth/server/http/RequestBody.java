@@ -52,7 +52,8 @@ public final class RequestBody<T> {
       try {
         node = strict.readTree(bytes);
       } catch (JsonProcessingException e) {
-        throw ServiceException.invalid("body", "is not valid JSON: " + e.getOriginalMessage());
+        throw ServiceException.invalid(
+            "body", "is not valid JSON: " + shown(e.getOriginalMessage()));
       } catch (IOException e) {
         throw ServiceException.invalid("body", "could not be read");
       }
@@ -74,16 +75,25 @@ public final class RequestBody<T> {
       if (t == String.class || t == Long.class || t == Boolean.class || t == Integer.class) {
         throw ServiceException.invalid(path(e), "has the wrong type" + expected(e));
       }
-      throw ServiceException.invalid(path(e), "has an invalid value: " + e.getOriginalMessage());
+      throw ServiceException.invalid(
+          path(e), "has an invalid value: " + shown(e.getOriginalMessage()));
     } catch (MismatchedInputException e) {
       throw ServiceException.invalid(path(e), "has the wrong type" + expected(e));
     } catch (JsonMappingException e) {
-      throw ServiceException.invalid(path(e), "is invalid: " + e.getOriginalMessage());
+      throw ServiceException.invalid(path(e), "is invalid: " + shown(e.getOriginalMessage()));
     } catch (JsonProcessingException e) {
-      throw ServiceException.invalid("body", "is invalid: " + e.getOriginalMessage());
+      throw ServiceException.invalid("body", "is invalid: " + shown(e.getOriginalMessage()));
     } catch (IllegalArgumentException e) {
-      throw ServiceException.invalid("body", "is invalid: " + e.getMessage());
+      throw ServiceException.invalid("body", "is invalid: " + shown(e.getMessage()));
     }
+  }
+
+  /**
+   * A parser's message as an answer may quote it: Jackson quotes the character it choked on, which
+   * can be half of a surrogate pair (the bytes {@code ED B0 80}), and an answer must be Unicode.
+   */
+  private static String shown(String message) {
+    return message == null ? null : UnpairedSurrogates.replace(message);
   }
 
   private static String expected(MismatchedInputException e) {

@@ -60,6 +60,25 @@ final class UnpairedSurrogates {
     return true;
   }
 
+  /** {@code s} with every surrogate that is not half of a pair replaced by U+FFFD. */
+  static String replace(String s) {
+    if (valid(s)) {
+      return s;
+    }
+    StringBuilder sb = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        sb.append(c).append(s.charAt(++i));
+      } else {
+        sb.append(Character.isSurrogate(c) ? '\ufffd' : c);
+      }
+    }
+    return sb.toString();
+  }
+
   /**
    * Appends a member name as an error may show it: its first 57 characters (then "..."), every
    * surrogate not part of a pair shown as U+FFFD, so the answer itself is valid Unicode.
