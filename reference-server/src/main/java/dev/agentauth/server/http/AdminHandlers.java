@@ -19,25 +19,12 @@ import java.time.Instant;
  * The operator's endpoints under {@code /admin/v1}, called with the admin token: workspaces, their
  * API keys and signing-key rotation, and the test clock.
  */
-final class AdminHandlers {
-  private final ServiceContext ctx;
-  private final RequestReader reader;
-  private final ResponseWriter writer;
-  private final WorkspaceOps workspaces;
-  private final ClockControl testClock;
-
-  AdminHandlers(
-      ServiceContext ctx,
-      RequestReader reader,
-      ResponseWriter writer,
-      WorkspaceOps workspaces,
-      ClockControl testClock) {
-    this.ctx = ctx;
-    this.reader = reader;
-    this.writer = writer;
-    this.workspaces = workspaces;
-    this.testClock = testClock;
-  }
+record AdminHandlers(
+    ServiceContext ctx,
+    RequestReader reader,
+    ResponseWriter writer,
+    WorkspaceOps workspaces,
+    ClockControl testClock) {
 
   void createWorkspace(Context c, Caller none) {
     CreateWorkspaceRequest r = reader.value(c, CreateWorkspaceRequest.class);

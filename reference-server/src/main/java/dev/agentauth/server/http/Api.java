@@ -63,7 +63,7 @@ public final class Api {
     this.routes =
         RouteTable.routes(
             new HealthHandlers(ctx, problems, metrics),
-            new V1Handlers(ctx, reader, writer, runner, workspaces, receipts),
+            V1Handlers.create(ctx, reader, writer, runner, workspaces, receipts),
             new AdminHandlers(ctx, reader, writer, workspaces, settings.testClock()));
   }
 

@@ -7,16 +7,7 @@ import io.javalin.http.Context;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 /** Liveness, readiness and metrics: public, unauthenticated, and cheap. */
-final class HealthHandlers {
-  private final ServiceContext ctx;
-  private final ProblemWriter problems;
-  private final PrometheusMeterRegistry metrics;
-
-  HealthHandlers(ServiceContext ctx, ProblemWriter problems, PrometheusMeterRegistry metrics) {
-    this.ctx = ctx;
-    this.problems = problems;
-    this.metrics = metrics;
-  }
+record HealthHandlers(ServiceContext ctx, ProblemWriter problems, PrometheusMeterRegistry metrics) {
 
   /** Liveness: 503 once a thread the server cannot work without has died. */
   void live(Context c, Caller none) {

@@ -4,14 +4,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentauth.model.AgentAuthJson;
 import dev.agentauth.model.Problem;
+import dev.agentauth.server.service.ErrorCode;
 import io.javalin.config.JettyConfig;
 import java.nio.ByteBuffer;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
-import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.ErrorHandler;
@@ -30,7 +28,6 @@ import org.eclipse.jetty.util.Callback;
  */
 public final class ProblemErrorHandler extends ErrorHandler {
   private static final String PROBLEM = "application/problem+json";
-  private static final Pattern REQUEST_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
   private static final int MAX_DETAIL = 200;
 
   private final ObjectMapper mapper = AgentAuthJson.newObjectMapper();
@@ -60,17 +57,21 @@ public final class ProblemErrorHandler extends ErrorHandler {
     if (status < 400 || status > 599) {
       status = 500;
     }
-    String code = code(status);
-    if ("internal_error".equals(code)) {
+    ErrorCode code = code(status);
+    if (code == ErrorCode.INTERNAL_ERROR) {
       status = 500;
       message = "the server failed to process the request";
     }
-    String id = request.getHeaders().get("X-Request-Id");
-    if (id == null || !REQUEST_ID.matcher(id).matches()) {
-      id = "req_" + Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
-    }
+    String id = RequestReader.requestId(request.getHeaders().get("X-Request-Id"));
     Problem problem =
-        new Problem("/errors/" + code, title(status), status, detail(message), code, id, null);
+        new Problem(
+            "/errors/" + code.code(),
+            ProblemWriter.title(status),
+            status,
+            detail(message),
+            code.code(),
+            id,
+            null);
     byte[] body;
     try {
       body = mapper.writeValueAsBytes(problem);
@@ -93,22 +94,15 @@ public final class ProblemErrorHandler extends ErrorHandler {
   }
 
   /** The §16 code of a status Jetty answers with. */
-  static String code(int status) {
+  static ErrorCode code(int status) {
     return switch (status) {
-      case 404 -> "not_found";
-      case 405 -> "method_not_allowed";
-      case 413 -> "payload_too_large";
-      case 414 -> "uri_too_long";
-      case 431 -> "headers_too_large";
-      case 426, 505 -> "http_version_not_supported";
-      default -> status < 500 ? "invalid_request" : "internal_error";
-    };
-  }
-
-  private static String title(int status) {
-    return switch (status) {
-      case 413 -> "Content Too Large";
-      default -> HttpStatus.getMessage(status);
+      case 404 -> ErrorCode.NOT_FOUND;
+      case 405 -> ErrorCode.METHOD_NOT_ALLOWED;
+      case 413 -> ErrorCode.PAYLOAD_TOO_LARGE;
+      case 414 -> ErrorCode.URI_TOO_LONG;
+      case 431 -> ErrorCode.HEADERS_TOO_LARGE;
+      case 426, 505 -> ErrorCode.HTTP_VERSION_NOT_SUPPORTED;
+      default -> status < 500 ? ErrorCode.INVALID_REQUEST : ErrorCode.INTERNAL_ERROR;
     };
   }
 

@@ -13,6 +13,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.eclipse.jetty.http.HttpStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,7 +109,7 @@ final class ProblemWriter {
       case 431 -> "Request Header Fields Too Large";
       case 503 -> "Service Unavailable";
       case 505 -> "HTTP Version Not Supported";
-      default -> status >= 500 ? "Internal Server Error" : "Error";
+      default -> status >= 500 ? "Internal Server Error" : HttpStatus.getMessage(status);
     };
   }
 

@@ -46,8 +46,7 @@ final class RequestReader {
    * echoes it, and refuses an announced body over the limit before reading it.
    */
   void start(Context c) {
-    String incoming = c.header("X-Request-Id");
-    String id = incoming != null && REQUEST_ID.matcher(incoming).matches() ? incoming : requestId();
+    String id = requestId(c.header("X-Request-Id"));
     c.attribute(REQUEST_ID_ATTRIBUTE, id);
     c.header("X-Request-Id", id);
     String length = c.header("Content-Length");
@@ -194,8 +193,14 @@ final class RequestReader {
     }
   }
 
-  /** A request id for a request that brought none: not a secret, so no SecureRandom. */
-  private static String requestId() {
+  /**
+   * The client's X-Request-Id when it is well-formed, else a new one: not a secret, so no
+   * SecureRandom.
+   */
+  static String requestId(String incoming) {
+    if (incoming != null && REQUEST_ID.matcher(incoming).matches()) {
+      return incoming;
+    }
     ThreadLocalRandom r = ThreadLocalRandom.current();
     return "req_" + Long.toString(r.nextLong() & Long.MAX_VALUE, 36);
   }

@@ -32,48 +32,50 @@ import java.util.function.Function;
  * through the per-workspace read limiter, writes through the {@link MutationRunner} — and renders
  * the outcome; none decides anything itself.
  */
-final class V1Handlers {
+record V1Handlers(
+    ServiceContext ctx,
+    RequestReader reader,
+    ResponseWriter writer,
+    MutationRunner runner,
+    ReadLimiter readLimiter,
+    WorkspaceOps workspaces,
+    AuthorizationOps authorizations,
+    CheckOps checks,
+    ConfirmationOps confirmations,
+    EscalationOps escalations,
+    BundleOps bundles,
+    TombstoneOps tombstones,
+    ReceiptOps receipts) {
+
   /** An empty JSON object body (DELETE without a body). */
   record EmptyBody() {}
 
-  private final ServiceContext ctx;
-  private final RequestReader reader;
-  private final ResponseWriter writer;
-  private final MutationRunner runner;
-  private final WorkspaceOps workspaces;
-  private final AuthorizationOps authorizations;
-  private final CheckOps checks;
-  private final ConfirmationOps confirmations;
-  private final EscalationOps escalations;
-  private final BundleOps bundles;
-  private final TombstoneOps tombstones;
-  private final ReceiptOps receipts;
-
   /**
-   * Reads in flight per workspace: 3, so that one workspace leaves SQLite's 4 readers one; 32 more
-   * may wait up to 1 s, so that one workspace parks at most 35 of the 250 request threads.
+   * The handlers over {@code ctx}. Reads in flight per workspace: 3, so that one workspace leaves
+   * SQLite's 4 readers one; 32 more may wait up to 1 s, so that one workspace parks at most 35 of
+   * the 250 request threads.
    */
-  private final ReadLimiter readLimiter = new ReadLimiter(3, Duration.ofSeconds(1));
-
-  V1Handlers(
+  static V1Handlers create(
       ServiceContext ctx,
       RequestReader reader,
       ResponseWriter writer,
       MutationRunner runner,
       WorkspaceOps workspaces,
       ReceiptOps receipts) {
-    this.ctx = ctx;
-    this.reader = reader;
-    this.writer = writer;
-    this.runner = runner;
-    this.workspaces = workspaces;
-    this.authorizations = new AuthorizationOps(ctx);
-    this.checks = new CheckOps(ctx);
-    this.confirmations = new ConfirmationOps(ctx);
-    this.escalations = new EscalationOps(ctx);
-    this.bundles = new BundleOps(ctx);
-    this.tombstones = new TombstoneOps(ctx);
-    this.receipts = receipts;
+    return new V1Handlers(
+        ctx,
+        reader,
+        writer,
+        runner,
+        new ReadLimiter(3, Duration.ofSeconds(1)),
+        workspaces,
+        new AuthorizationOps(ctx),
+        new CheckOps(ctx),
+        new ConfirmationOps(ctx),
+        new EscalationOps(ctx),
+        new BundleOps(ctx),
+        new TombstoneOps(ctx),
+        receipts);
   }
 
   // ---- how reads and writes run

@@ -371,16 +371,12 @@ public final class AuthorizationOps {
       String status,
       String cursor,
       int limit) {
-    AuthorizationStatus.Known state = null;
-    if (status != null) {
-      state =
-          AuthorizationStatus.of(status)
-              .known()
-              .orElseThrow(
-                  () ->
-                      ServiceException.invalid(
-                          "status", "must be one of active, revoked, expired"));
-    }
+    AuthorizationStatus.Known state =
+        Validation.known(
+            "status",
+            status,
+            AuthorizationStatus.Known.values(),
+            AuthorizationStatus.Known::wireName);
     String filters = "auth|" + userId + "|" + agentId + "|" + status;
     String after = Cursors.decode(cursor, filters);
     Instant now = ctx.now();

@@ -150,16 +150,9 @@ public final class EscalationOps {
   }
 
   public Outcome list(Tx tx, Caller caller, String status, String cursor, int limit) {
-    EscalationStatus.Known state = null;
-    if (status != null) {
-      state =
-          EscalationStatus.of(status)
-              .known()
-              .orElseThrow(
-                  () ->
-                      ServiceException.invalid(
-                          "status", "must be one of pending, approved, rejected, expired"));
-    }
+    EscalationStatus.Known state =
+        Validation.known(
+            "status", status, EscalationStatus.Known.values(), EscalationStatus.Known::wireName);
     String filters = "esc|" + status;
     String after = Cursors.decode(cursor, filters);
     Instant now = ctx.now();

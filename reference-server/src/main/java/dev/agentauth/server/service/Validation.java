@@ -344,4 +344,25 @@ public final class Validation {
     int end = Character.isHighSurrogate(s.charAt(56)) ? 56 : 57;
     return s.substring(0, end) + "...";
   }
+
+  /**
+   * The constant whose wire name is {@code raw}, null when {@code raw} is null; 400 naming {@code
+   * field} and listing the wire names for any other value.
+   */
+  static <K extends Enum<K>> K known(
+      String field, String raw, K[] values, java.util.function.Function<K, String> wireName) {
+    if (raw == null) {
+      return null;
+    }
+    for (K k : values) {
+      if (wireName.apply(k).equals(raw)) {
+        return k;
+      }
+    }
+    java.util.StringJoiner names = new java.util.StringJoiner(", ");
+    for (K k : values) {
+      names.add(wireName.apply(k));
+    }
+    throw ServiceException.invalid(field, "must be one of " + names);
+  }
 }
