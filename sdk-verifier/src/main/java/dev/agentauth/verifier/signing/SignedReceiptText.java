@@ -6,7 +6,7 @@ import java.util.Objects;
  * The text of a signed receipt as an issuer stores and serves it, defined once: the receipt's
  * canonical payload (its members but {@code signature}, in canonical form) with its closing brace
  * replaced by {@code ,"signature":{"alg":"Ed25519","key_id":KEY_ID,"value":VALUE}}}. Because the
- * payload is canonical, its quotes inside strings are escaped, so {@code ,"signature":{} occurs in
+ * payload is canonical, its quotes inside strings are escaped, so <code>,"signature":{</code> occurs in
  * a signed text only where the member was appended; that is what lets a store keep the payload and
  * the member apart and check a signed text against its payload without parsing it.
  *
