@@ -8,6 +8,7 @@ import dev.agentauth.server.FuzzRequests.Known;
 import dev.agentauth.server.FuzzRequests.Route;
 import dev.agentauth.server.FuzzRequests.Template;
 import dev.agentauth.server.ServerHarness.Resp;
+import dev.agentauth.server.http.Api;
 import dev.agentauth.verifier.ReceiptVerifier;
 import dev.agentauth.verifier.VerificationResult;
 import java.io.IOException;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import net.jqwik.api.AfterFailureMode;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.EdgeCasesMode;
@@ -63,6 +65,24 @@ class HttpFuzzIT {
   static void start() {
     h = ServerHarness.start();
     raw = new RawHttp(h.server.port());
+    // Every endpoint of the route table is fuzzed, with the caller it expects.
+    Set<String> fuzzed = new TreeSet<>();
+    for (Route r : Route.values()) {
+      if (r != Route.NOWHERE) {
+        fuzzed.add(r.method + " " + r.path.replaceAll("\\{[^}]*}", "{}") + " " + r.caller);
+      }
+    }
+    Set<String> served = new TreeSet<>();
+    for (Api.Endpoint e : h.server.endpoints()) {
+      String caller =
+          switch (e.access()) {
+            case "PUBLIC" -> "NONE";
+            case "API_KEY" -> "API";
+            default -> e.access();
+          };
+      served.add(e.method() + " " + e.path().replaceAll("\\{[^}]*}", "{}") + " " + caller);
+    }
+    assertThat(fuzzed).isEqualTo(served);
     started = System.nanoTime();
     System.out.printf("HttpFuzzIT: seed %s, %d requests, store %s%n", SEED, TRIES, TestStores.KIND);
   }

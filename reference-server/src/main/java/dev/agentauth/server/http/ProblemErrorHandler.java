@@ -27,7 +27,6 @@ import org.eclipse.jetty.util.Callback;
  * percent-encodings its lenient URI rules let through to the routes.
  */
 public final class ProblemErrorHandler extends ErrorHandler {
-  private static final String PROBLEM = "application/problem+json";
   private static final int MAX_DETAIL = 200;
 
   private final ObjectMapper mapper = AgentAuthJson.newObjectMapper();
@@ -81,7 +80,7 @@ public final class ProblemErrorHandler extends ErrorHandler {
     response.setStatus(status);
     response.getHeaders().put(ERROR_CACHE_CONTROL);
     response.getHeaders().put("X-Request-Id", id);
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, PROBLEM);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, ProblemWriter.PROBLEM);
     if (HttpMethod.HEAD.is(request.getMethod())) {
       // No body, whether or not Jetty knows the request was a HEAD (it does not for one it could
       // not parse, and would send the body).
