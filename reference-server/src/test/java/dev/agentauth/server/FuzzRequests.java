@@ -16,11 +16,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Builders;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.Tuple;
 
 /**
  * Generators of HTTP requests for {@link HttpFuzzIT}: for every route of the server, a valid
@@ -312,21 +307,21 @@ final class FuzzRequests {
   // ---- the top-level generator
 
   /** Any request to any route: a quarter of them valid, the rest broken somewhere. */
-  static Arbitrary<Template> requests() {
-    List<Tuple.Tuple2<Integer, Arbitrary<Route>>> routes = new ArrayList<>();
+  static Gen<Template> requests() {
+    List<Tuple.Tuple2<Integer, Gen<Route>>> routes = new ArrayList<>();
     for (Route r : Route.values()) {
-      routes.add(Tuple.of(r.weight, Arbitraries.just(r)));
+      routes.add(Tuple.of(r.weight, Gen.just(r)));
     }
-    Arbitrary<Route> route = Arbitraries.frequencyOf(routes);
-    Arbitrary<Boolean> valid = Arbitraries.integers().between(0, 99).map(i -> i < 25);
+    Gen<Route> route = Gen.frequencyOf(routes);
+    Gen<Boolean> valid = Gen.integers().between(0, 99).map(i -> i < 25);
     // Built once per route and validity: building an arbitrary costs more than using it.
-    Map<Route, Arbitrary<Template>> validOnes = new EnumMap<>(Route.class);
-    Map<Route, Arbitrary<Template>> brokenOnes = new EnumMap<>(Route.class);
+    Map<Route, Gen<Template>> validOnes = new EnumMap<>(Route.class);
+    Map<Route, Gen<Template>> brokenOnes = new EnumMap<>(Route.class);
     for (Route r : Route.values()) {
       validOnes.put(r, request(r, true));
       brokenOnes.put(r, request(r, false));
     }
-    return Combinators.combine(route, valid)
+    return Gen.combine(route, valid)
         .as(Tuple::of)
         .flatMap(t -> (t.get2() ? validOnes : brokenOnes).get(t.get1()));
   }
@@ -354,8 +349,8 @@ final class FuzzRequests {
     }
   }
 
-  private static Arbitrary<Template> request(Route route, boolean valid) {
-    return Builders.withBuilder(
+  private static Gen<Template> request(Route route, boolean valid) {
+    return Gen.withBuilder(
             () -> {
               Draft d = new Draft();
               d.route = route;
@@ -404,7 +399,7 @@ final class FuzzRequests {
               d.framing = f;
               return d;
             })
-        .use(Arbitraries.integers().between(0, 1 << 20))
+        .use(Gen.integers().between(0, 1 << 20))
         .in(
             (d, p) -> {
               d.pick = p;
@@ -414,23 +409,23 @@ final class FuzzRequests {
   }
 
   /** {@code normal} with weight {@code 100 - oddPercent}, else {@code odd}. */
-  private static <T> Arbitrary<T> mostly(Arbitrary<T> normal, int oddPercent, Arbitrary<T> odd) {
-    List<Tuple.Tuple2<Integer, Arbitrary<T>>> choices =
+  private static <T> Gen<T> mostly(Gen<T> normal, int oddPercent, Gen<T> odd) {
+    List<Tuple.Tuple2<Integer, Gen<T>>> choices =
         List.of(Tuple.of(100 - oddPercent, normal), Tuple.of(oddPercent, odd));
-    return Arbitraries.frequencyOf(choices);
+    return Gen.frequencyOf(choices);
   }
 
   // ---- request line
 
-  private static Arbitrary<String> method(Route route, boolean valid) {
-    Arbitrary<String> normal = Arbitraries.just(route.method);
+  private static Gen<String> method(Route route, boolean valid) {
+    Gen<String> normal = Gen.just(route.method);
     if (valid) {
       return normal;
     }
     return mostly(
         normal,
         15,
-        Arbitraries.of(
+        Gen.of(
             "GET",
             "POST",
             "PUT",
@@ -477,26 +472,26 @@ final class FuzzRequests {
           "%25",
           "%u00e9");
 
-  private static Arbitrary<String> path(Route route, boolean valid) {
+  private static Gen<String> path(Route route, boolean valid) {
     String template = route.path;
     int open = template.indexOf('{');
-    Arbitrary<String> known;
+    Gen<String> known;
     if (open < 0) {
-      known = Arbitraries.just(template);
+      known = Gen.just(template);
     } else {
       String name = template.substring(open + 1, template.indexOf('}'));
       String prefix = template.substring(0, open);
       String suffix = template.substring(template.indexOf('}') + 1);
-      known = Arbitraries.just(prefix + "@" + name + "@" + suffix);
+      known = Gen.just(prefix + "@" + name + "@" + suffix);
       if (!valid) {
-        Arbitrary<String> id =
-            Arbitraries.oneOf(
-                Arbitraries.of(ODD_IDS),
-                Arbitraries.strings().withCharRange('!', '~').ofMaxLength(40),
-                Arbitraries.strings()
+        Gen<String> id =
+            Gen.oneOf(
+                Gen.of(ODD_IDS),
+                Gen.strings().withCharRange('!', '~').ofMaxLength(40),
+                Gen.strings()
                     .withCharRange('\u00a0', '\u00ff')
                     .ofMaxLength(10), // raw bytes >= 0x80
-                Arbitraries.integers().between(100, 12_000).map("a"::repeat));
+                Gen.integers().between(100, 12_000).map("a"::repeat));
         known =
             mostly(
                 known, 45, id.map(i -> prefix + i.replace(" ", "%20").replace("\r", "") + suffix));
@@ -508,7 +503,7 @@ final class FuzzRequests {
     return mostly(
         known,
         6,
-        Arbitraries.of(
+        Gen.of(
             "*",
             "",
             "http://127.0.0.1/v1/check",
@@ -533,16 +528,15 @@ final class FuzzRequests {
             "/v1/check\t"));
   }
 
-  private static Arbitrary<String> query(Route route, boolean valid) {
-    Arbitrary<String> normal =
+  private static Gen<String> query(Route route, boolean valid) {
+    Gen<String> normal =
         switch (route) {
           case AUTH_LIST ->
-              Arbitraries.of(
-                  "", "?limit=10", "?status=active", "?user_id=u1", "?agent_id=a1&limit=100");
-          case ESC_LIST -> Arbitraries.of("", "?status=pending", "?limit=5");
-          case BUNDLE_LIST, TOMBSTONE_LIST -> Arbitraries.of("", "?limit=20");
+              Gen.of("", "?limit=10", "?status=active", "?user_id=u1", "?agent_id=a1&limit=100");
+          case ESC_LIST -> Gen.of("", "?status=pending", "?limit=5");
+          case BUNDLE_LIST, TOMBSTONE_LIST -> Gen.of("", "?limit=20");
           case RECEIPT_LIST ->
-              Arbitraries.of(
+              Gen.of(
                   "",
                   "?limit=100",
                   "?event=authorization.create",
@@ -552,15 +546,15 @@ final class FuzzRequests {
                   "?scope=mail.send&limit=3");
           default ->
               route.body != BodyKind.NONE && route.mutating()
-                  ? Arbitraries.of("", "", "", "", "", "", "?wait=true", "?wait=false")
-                  : Arbitraries.just("");
+                  ? Gen.of("", "", "", "", "", "", "?wait=true", "?wait=false")
+                  : Gen.just("");
         };
     if (valid) {
       return normal;
     }
-    Arbitrary<String> odd =
-        Arbitraries.oneOf(
-            Arbitraries.of(
+    Gen<String> odd =
+        Gen.oneOf(
+            Gen.of(
                 "?wait=maybe",
                 "?wait=",
                 "?wait=true&wait=false",
@@ -594,18 +588,18 @@ final class FuzzRequests {
                 "?%",
                 "?limit=50&limit=abc",
                 "?wait=true&limit=1"),
-            Arbitraries.strings().withCharRange('!', '~').ofMaxLength(30).map(s -> "?" + s));
+            Gen.strings().withCharRange('!', '~').ofMaxLength(30).map(s -> "?" + s));
     return mostly(normal, 25, odd);
   }
 
-  private static Arbitrary<String> version(boolean valid) {
+  private static Gen<String> version(boolean valid) {
     if (valid) {
-      return Arbitraries.just("HTTP/1.1");
+      return Gen.just("HTTP/1.1");
     }
     return mostly(
-        Arbitraries.just("HTTP/1.1"),
+        Gen.just("HTTP/1.1"),
         4,
-        Arbitraries.of(
+        Gen.of(
             "HTTP/1.0",
             "HTTP/2.0",
             "HTTP/2",
@@ -621,27 +615,27 @@ final class FuzzRequests {
 
   // ---- headers
 
-  private static Arbitrary<String> authorization(Route route) {
+  private static Gen<String> authorization(Route route) {
     return switch (route.caller) {
-      case API -> Arbitraries.just("Authorization: Bearer @APIKEY@");
-      case ADMIN -> Arbitraries.just("Authorization: Bearer @ADMIN@");
-      case NONE -> Arbitraries.just("");
+      case API -> Gen.just("Authorization: Bearer @APIKEY@");
+      case ADMIN -> Gen.just("Authorization: Bearer @ADMIN@");
+      case NONE -> Gen.just("");
     };
   }
 
-  private static Arbitrary<List<String>> headers(Route route, boolean valid) {
-    Arbitrary<String> auth = authorization(route);
+  private static Gen<List<String>> headers(Route route, boolean valid) {
+    Gen<String> auth = authorization(route);
     if (valid) {
       // Sometimes an Idempotency-Key from a small pool: a second use replays or conflicts.
-      Arbitrary<String> idem =
+      Gen<String> idem =
           mostly(
-              Arbitraries.just(""),
+              Gen.just(""),
               20,
-              Arbitraries.of("k1", "k2", "k3", "k4", "k5", "k6").map(k -> "Idempotency-Key: " + k));
-      return Combinators.combine(auth, idem).as(FuzzRequests::nonEmpty);
+              Gen.of("k1", "k2", "k3", "k4", "k5", "k6").map(k -> "Idempotency-Key: " + k));
+      return Gen.combine(auth, idem).as(FuzzRequests::nonEmpty);
     }
-    Arbitrary<String> oddAuth =
-        Arbitraries.of(
+    Gen<String> oddAuth =
+        Gen.of(
             "",
             "Authorization: Bearer sk_nope",
             "Authorization: Bearer ",
@@ -654,9 +648,9 @@ final class FuzzRequests {
             "Authorization: Bearer @APIKEY@",
             "Authorization: Bearer @APIKEY@\r\nAuthorization: Bearer sk_other",
             "Authorization: Bearer " + "a".repeat(5000));
-    Arbitrary<String> extra =
-        Arbitraries.oneOf(
-            Arbitraries.of(
+    Gen<String> extra =
+        Gen.oneOf(
+            Gen.of(
                     "",
                     " ",
                     "k1",
@@ -668,14 +662,10 @@ final class FuzzRequests {
                     "k 1",
                     "\u00ed\u00a0\u0080")
                 .map(k -> "Idempotency-Key: " + k),
-            Arbitraries.strings()
-                .withCharRange(' ', '~')
-                .ofMaxLength(40)
-                .map(k -> "Idempotency-Key: " + k),
-            Arbitraries.of(
-                    "", "ok-1", "a".repeat(129), "bad id", "\u00ff", "<script>", "\u00c3\u00a9")
+            Gen.strings().withCharRange(' ', '~').ofMaxLength(40).map(k -> "Idempotency-Key: " + k),
+            Gen.of("", "ok-1", "a".repeat(129), "bad id", "\u00ff", "<script>", "\u00c3\u00a9")
                 .map(k -> "X-Request-Id: " + k),
-            Arbitraries.of(
+            Gen.of(
                     "text/plain",
                     "application/json; charset=iso-8859-1",
                     "application/json; charset=utf-16",
@@ -685,7 +675,7 @@ final class FuzzRequests {
                     "application/x-www-form-urlencoded",
                     "application/json;;;")
                 .map(t -> "Content-Type: " + t),
-            Arbitraries.of(
+            Gen.of(
                 "Expect: 100-continue",
                 "Expect: something",
                 "Content-Encoding: gzip",
@@ -710,7 +700,7 @@ final class FuzzRequests {
                 "Connection: keep-alive",
                 ": empty-name",
                 "Content-Length : 5"));
-    return Combinators.combine(mostly(auth, 15, oddAuth), extra.list().ofMaxSize(3), percent(30))
+    return Gen.combine(mostly(auth, 15, oddAuth), extra.list().ofMaxSize(3), percent(30))
         .as(
             (a, list, useExtra) -> {
               List<String> out = new ArrayList<>();
@@ -728,8 +718,8 @@ final class FuzzRequests {
             });
   }
 
-  private static Arbitrary<Boolean> percent(int p) {
-    return Arbitraries.integers().between(0, 99).map(i -> i < p);
+  private static Gen<Boolean> percent(int p) {
+    return Gen.integers().between(0, 99).map(i -> i < p);
   }
 
   private static List<String> nonEmpty(String... lines) {
@@ -744,40 +734,39 @@ final class FuzzRequests {
 
   // ---- framing
 
-  private static Arbitrary<Framing> framing(boolean valid) {
+  private static Gen<Framing> framing(boolean valid) {
     if (valid) {
-      return Arbitraries.just(Framing.LENGTH);
+      return Gen.just(Framing.LENGTH);
     }
-    Arbitrary<Framing> odd =
-        Combinators.combine(
-                Arbitraries.of(FramingKind.values()),
-                Arbitraries.integers().between(0, 100_000),
-                Arbitraries.of(
-                    "abc", "-1", "1e3", "+5", " 5 ", "0x10", "99999999999999999999", "", "5,5"))
+    Gen<Framing> odd =
+        Gen.combine(
+                Gen.of(FramingKind.values()),
+                Gen.integers().between(0, 100_000),
+                Gen.of("abc", "-1", "1e3", "+5", " 5 ", "0x10", "99999999999999999999", "", "5,5"))
             .as(Framing::new);
-    return mostly(Arbitraries.just(Framing.LENGTH), 15, odd);
+    return mostly(Gen.just(Framing.LENGTH), 15, odd);
   }
 
   // ---- bodies
 
-  private static Arbitrary<String> body(Route route, boolean valid) {
-    Arbitrary<ObjectNode> tree = validBody(route.body);
+  private static Gen<String> body(Route route, boolean valid) {
+    Gen<ObjectNode> tree = validBody(route.body);
     if (tree == null) {
       // A route without a body: none, or (when broken) something anyway.
       if (valid) {
-        return Arbitraries.just((String) null);
+        return Gen.just((String) null);
       }
-      return mostly(Arbitraries.just((String) null), 20, WHOLE_BODIES);
+      return mostly(Gen.just((String) null), 20, WHOLE_BODIES);
     }
-    Arbitrary<String> text = tree.map(FuzzRequests::text);
+    Gen<String> text = tree.map(FuzzRequests::text);
     if (route.body == BodyKind.REVOKE || route.body == BodyKind.EMPTY) {
-      text = Arbitraries.oneOf(text, Arbitraries.of("", "{}"));
+      text = Gen.oneOf(text, Gen.of("", "{}"));
     }
     if (valid) {
       return text;
     }
-    Arbitrary<String> mutatedTree =
-        Combinators.combine(tree, TREE_MUTATIONS)
+    Gen<String> mutatedTree =
+        Gen.combine(tree, TREE_MUTATIONS)
             .as(
                 (t, ms) -> {
                   ObjectNode copy = t.deepCopy();
@@ -786,16 +775,15 @@ final class FuzzRequests {
                   }
                   return text(copy);
                 });
-    Arbitrary<String> mutatedText =
-        Combinators.combine(Arbitraries.oneOf(text, mutatedTree), TEXT_MUTATION)
-            .as((t, m) -> m.apply(t));
-    List<Tuple.Tuple2<Integer, Arbitrary<String>>> choices =
+    Gen<String> mutatedText =
+        Gen.combine(Gen.oneOf(text, mutatedTree), TEXT_MUTATION).as((t, m) -> m.apply(t));
+    List<Tuple.Tuple2<Integer, Gen<String>>> choices =
         List.of(
             Tuple.of(5, text),
             Tuple.of(55, mutatedTree),
             Tuple.of(25, mutatedText),
             Tuple.of(15, WHOLE_BODIES));
-    return Arbitraries.frequencyOf(choices);
+    return Gen.frequencyOf(choices);
   }
 
   /** Serializes a tree to UTF-8, as ISO-8859-1 chars, and expands the markers in it. */
@@ -891,9 +879,9 @@ final class FuzzRequests {
   }
 
   /** Bodies that are no longer a mutation of the route's body. */
-  private static Arbitrary<String> wholeBodies() {
-    return Arbitraries.oneOf(
-        Arbitraries.of(
+  private static Gen<String> wholeBodies() {
+    return Gen.oneOf(
+        Gen.of(
             "",
             " ",
             "null",
@@ -926,7 +914,7 @@ final class FuzzRequests {
             "{\"a\":".repeat(1001) + "1" + "}".repeat(1001),
             "{\"authorization_id\":" + "[".repeat(600) + "]".repeat(600) + "}",
             "{\"a\":\"" + "x".repeat(MAX_BODY + 100) + "\"}"),
-        Arbitraries.strings().withCharRange('\u0000', '\u00ff').ofMaxLength(200));
+        Gen.strings().withCharRange('\u0000', '\u00ff').ofMaxLength(200));
   }
 
   /** The server's body limit (1 MiB), so that one of the bodies is just over it. */
@@ -986,18 +974,15 @@ final class FuzzRequests {
     }
   }
 
-  private static Arbitrary<TreeMutation> treeMutation() {
-    return Combinators.combine(
-            Arbitraries.integers().between(0, 3),
-            Arbitraries.integers().between(0, 1000),
-            oddValue(),
-            oddKey())
+  private static Gen<TreeMutation> treeMutation() {
+    return Gen.combine(
+            Gen.integers().between(0, 3), Gen.integers().between(0, 1000), oddValue(), oddKey())
         .as(TreeMutation::new);
   }
 
-  private static Arbitrary<String> oddKey() {
-    return Arbitraries.oneOf(
-        Arbitraries.of(
+  private static Gen<String> oddKey() {
+    return Gen.oneOf(
+        Gen.of(
             "",
             "unknown",
             "a".repeat(300),
@@ -1012,19 +997,19 @@ final class FuzzRequests {
             "\u0000",
             "\ud83d\ude00",
             "$where"),
-        Arbitraries.strings().withCharRange(' ', '\u00ff').ofMaxLength(12));
+        Gen.strings().withCharRange(' ', '\u00ff').ofMaxLength(12));
   }
 
-  private static Arbitrary<JsonNode> oddValue() {
-    Arbitrary<String> plainText =
-        Arbitraries.strings()
+  private static Gen<JsonNode> oddValue() {
+    Gen<String> plainText =
+        Gen.strings()
             .withCharRange('\u0000', '\ud7ff')
             .withCharRange('\ue000', '\ufffd')
             .ofMaxLength(30);
-    Arbitrary<JsonNode> strings =
-        Arbitraries.oneOf(
+    Gen<JsonNode> strings =
+        Gen.oneOf(
             plainText.map(NODES::textNode),
-            Arbitraries.of(
+            Gen.of(
                     "",
                     "x",
                     "alice@example.com",
@@ -1045,20 +1030,18 @@ final class FuzzRequests {
                     "@AUTH@",
                     "@NONCE@")
                 .map(NODES::textNode),
-            Combinators.combine(plainText, Arbitraries.integers().between(0, IN_STRINGS.size() - 1))
+            Gen.combine(plainText, Gen.integers().between(0, IN_STRINGS.size() - 1))
                 .as((p, i) -> NODES.textNode(p + "\u0001S" + i + "\u0001")),
-            Arbitraries.integers().between(257, 20_000).map(n -> NODES.textNode("x".repeat(n))),
-            Arbitraries.integers()
-                .between(100, 5_000)
-                .map(n -> NODES.textNode("\u00e9".repeat(n))));
-    Arbitrary<JsonNode> tokens =
-        Arbitraries.integers()
+            Gen.integers().between(257, 20_000).map(n -> NODES.textNode("x".repeat(n))),
+            Gen.integers().between(100, 5_000).map(n -> NODES.textNode("\u00e9".repeat(n))));
+    Gen<JsonNode> tokens =
+        Gen.integers()
             .between(0, TOKENS.size() - 1)
             .map(i -> NODES.textNode("\u0001V" + i + "\u0001"));
-    Arbitrary<JsonNode> numbers =
-        Arbitraries.oneOf(
-            Arbitraries.longs().map(NODES::numberNode),
-            Arbitraries.of(
+    Gen<JsonNode> numbers =
+        Gen.oneOf(
+            Gen.longs().map(NODES::numberNode),
+            Gen.of(
                     NODES.numberNode(0),
                     NODES.numberNode(-1),
                     NODES.numberNode(1.5),
@@ -1071,8 +1054,8 @@ final class FuzzRequests {
                     NODES.numberNode(new BigDecimal("-1e-400")),
                     NODES.numberNode(1e308))
                 .map(n -> (JsonNode) n));
-    Arbitrary<JsonNode> others =
-        Arbitraries.of(
+    Gen<JsonNode> others =
+        Gen.of(
             NODES.booleanNode(true),
             NODES.booleanNode(false),
             NODES.nullNode(),
@@ -1082,13 +1065,13 @@ final class FuzzRequests {
             NODES.objectNode().put("a", 1).set("b", NODES.arrayNode()),
             NODES.arrayNode().add(NODES.objectNode().put("name", "mail.send")),
             NODES.objectNode().put("name", "x"));
-    List<Tuple.Tuple2<Integer, Arbitrary<JsonNode>>> choices =
+    List<Tuple.Tuple2<Integer, Gen<JsonNode>>> choices =
         List.of(
             Tuple.of(35, strings),
             Tuple.of(15, tokens),
             Tuple.of(25, numbers),
             Tuple.of(25, others));
-    return Arbitraries.frequencyOf(choices);
+    return Gen.frequencyOf(choices);
   }
 
   /** A change to a body's bytes. */
@@ -1097,12 +1080,12 @@ final class FuzzRequests {
     String apply(String text);
   }
 
-  private static Arbitrary<TextMutation> textMutation() {
-    return Combinators.combine(
-            Arbitraries.integers().between(0, 6),
-            Arbitraries.integers().between(0, 100_000),
-            Arbitraries.of(IN_STRINGS),
-            Arbitraries.of("}", "]", " x", "{}", "\u0000", "\n\n{}", ",", "\"", "\u00ff"))
+  private static Gen<TextMutation> textMutation() {
+    return Gen.combine(
+            Gen.integers().between(0, 6),
+            Gen.integers().between(0, 100_000),
+            Gen.of(IN_STRINGS),
+            Gen.of("}", "]", " x", "{}", "\u0000", "\n\n{}", ",", "\"", "\u00ff"))
         .as(
             (kind, at, bytes, tail) ->
                 text -> {
@@ -1133,8 +1116,8 @@ final class FuzzRequests {
 
   // ---- valid bodies
 
-  private static Arbitrary<List<String>> scopes() {
-    return Arbitraries.subsetOf(SCOPES).ofMinSize(1).map(s -> sorted(s));
+  private static Gen<List<String>> scopes() {
+    return Gen.subsetOf(SCOPES).ofMinSize(1).map(s -> sorted(s));
   }
 
   private static List<String> sorted(Set<String> s) {
@@ -1158,17 +1141,17 @@ final class FuzzRequests {
     return a;
   }
 
-  private static Arbitrary<ObjectNode> validBody(BodyKind kind) {
+  private static Gen<ObjectNode> validBody(BodyKind kind) {
     return switch (kind) {
       case NONE -> null;
       case CREATE_AUTH ->
-          Combinators.combine(
-                  Arbitraries.of("u1", "u2", "u3", "u4"),
-                  Arbitraries.of("a1", "a2", "a3"),
+          Gen.combine(
+                  Gen.of("u1", "u2", "u3", "u4"),
+                  Gen.of("a1", "a2", "a3"),
                   scopes(),
-                  Arbitraries.integers().between(0, 9),
-                  Arbitraries.integers().between(0, 3),
-                  Arbitraries.longs().between(0, 10_000_000).injectNull(0.7))
+                  Gen.integers().between(0, 9),
+                  Gen.integers().between(0, 3),
+                  Gen.longs().between(0, 10_000_000).injectNull(0.7))
               .as(
                   (user, agent, scopes, flags, constraint, budget) -> {
                     ObjectNode o = NODES.objectNode().put("user_id", user);
@@ -1195,14 +1178,14 @@ final class FuzzRequests {
                     return o;
                   });
       case CHECK ->
-          Combinators.combine(
-                  Arbitraries.subsetOf("mail.send", "crm.read", "files.write", "pay.send", "other")
+          Gen.combine(
+                  Gen.subsetOf("mail.send", "crm.read", "files.write", "pay.send", "other")
                       .ofMinSize(1)
                       .map(FuzzRequests::sorted),
-                  Arbitraries.of("mailbox/alice", "res/1", "res/2", "r\u00e9s").injectNull(0.4),
-                  Arbitraries.of("s1", "s2").injectNull(0.7),
-                  Arbitraries.longs().between(0, 5_000_000).injectNull(0.6),
-                  Arbitraries.of("user", "agent").injectNull(0.6))
+                  Gen.of("mailbox/alice", "res/1", "res/2", "r\u00e9s").injectNull(0.4),
+                  Gen.of("s1", "s2").injectNull(0.7),
+                  Gen.longs().between(0, 5_000_000).injectNull(0.6),
+                  Gen.of("user", "agent").injectNull(0.6))
               .as(
                   (scopes, resource, session, cost, initiator) -> {
                     ObjectNode o = NODES.objectNode().put("authorization_id", "@AUTH@");
@@ -1223,7 +1206,7 @@ final class FuzzRequests {
                     return o;
                   });
       case REVOKE ->
-          Arbitraries.of("ops", "admin_1")
+          Gen.of("ops", "admin_1")
               .injectNull(0.5)
               .map(
                   by -> {
@@ -1234,8 +1217,7 @@ final class FuzzRequests {
                     return o;
                   });
       case CONFIRM ->
-          Combinators.combine(
-                  Arbitraries.of(true, false), Arbitraries.longs().between(1, 3600).injectNull(0.5))
+          Gen.combine(Gen.of(true, false), Gen.longs().between(1, 3600).injectNull(0.5))
               .as(
                   (approved, ttl) -> {
                     ObjectNode o = NODES.objectNode().put("approved", approved);
@@ -1245,8 +1227,7 @@ final class FuzzRequests {
                     return o;
                   });
       case RESOLVE ->
-          Combinators.combine(
-                  Arbitraries.of("approved", "rejected"), Arbitraries.of("n").injectNull(0.5))
+          Gen.combine(Gen.of("approved", "rejected"), Gen.of("n").injectNull(0.5))
               .as(
                   (resolution, note) -> {
                     ObjectNode o =
@@ -1260,11 +1241,11 @@ final class FuzzRequests {
                     return o;
                   });
       case BUNDLE, BUNDLE_EDIT ->
-          Combinators.combine(
-                  Arbitraries.integers().between(0, 30),
-                  Arbitraries.of("a1", "a2"),
+          Gen.combine(
+                  Gen.integers().between(0, 30),
+                  Gen.of("a1", "a2"),
                   scopes(),
-                  Arbitraries.longs().between(1, 366).injectNull(0.5))
+                  Gen.longs().between(1, 366).injectNull(0.5))
               .as(
                   (k, agent, scopes, days) -> {
                     ObjectNode o = NODES.objectNode();
@@ -1278,17 +1259,17 @@ final class FuzzRequests {
                     }
                     return o.put("description", "bundle " + k);
                   });
-      case EMPTY -> Arbitraries.just(NODES.objectNode());
+      case EMPTY -> Gen.just(NODES.objectNode());
       case TOMBSTONE ->
-          Arbitraries.integers()
+          Gen.integers()
               .between(0, 50)
               .map(k -> NODES.objectNode().put("resource", "res/" + k).put("reason", "gone"));
       case CREATE_WS ->
-          Combinators.combine(Arbitraries.integers().between(0, 200), Arbitraries.of("free", "pro"))
+          Gen.combine(Gen.integers().between(0, 200), Gen.of("free", "pro"))
               .as(
                   (k, plan) ->
                       NODES.objectNode().put("workspace_id", "ws_fz_" + k).put("plan", plan));
-      case CLOCK -> Arbitraries.just(NODES.objectNode().put("advance_seconds", 0));
+      case CLOCK -> Gen.just(NODES.objectNode().put("advance_seconds", 0));
     };
   }
 
@@ -1311,8 +1292,8 @@ final class FuzzRequests {
 
   // Built once (after the tables above, which they use): building an arbitrary costs more than
   // drawing from it.
-  private static final Arbitrary<List<TreeMutation>> TREE_MUTATIONS =
+  private static final Gen<List<TreeMutation>> TREE_MUTATIONS =
       treeMutation().list().ofMinSize(1).ofMaxSize(3);
-  private static final Arbitrary<TextMutation> TEXT_MUTATION = textMutation();
-  private static final Arbitrary<String> WHOLE_BODIES = wholeBodies();
+  private static final Gen<TextMutation> TEXT_MUTATION = textMutation();
+  private static final Gen<String> WHOLE_BODIES = wholeBodies();
 }

@@ -281,7 +281,9 @@ public final class Validation {
       } else if (node.isNumber()) {
         if (!node.isIntegralNumber()
             || !node.canConvertToLong()
-            || Math.abs(node.longValue()) > MAX_SAFE) {
+            // Not Math.abs: it leaves Long.MIN_VALUE negative.
+            || node.longValue() > MAX_SAFE
+            || node.longValue() < -MAX_SAFE) {
           add(path(), "numbers must be integers within ±(2^53-1), got " + clip(node.asText()));
         }
       }

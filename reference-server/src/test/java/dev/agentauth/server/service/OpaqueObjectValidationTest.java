@@ -129,4 +129,19 @@ class OpaqueObjectValidationTest {
     context.put("v", "é".repeat(8_189));
     assertThat(validate(context).errors()).hasSize(1);
   }
+
+  @Test
+  void integersOutsideTheSafeRangeAreRefusedAtBothEndsIncludingTheSmallestLong() {
+    for (long n : new long[] {Long.MIN_VALUE, -9_007_199_254_740_992L, 9_007_199_254_740_992L}) {
+      ObjectNode context = MAPPER.createObjectNode().put("n", n);
+      ServiceException e = validate(context);
+      assertThat(e).as("%d", n).isNotNull();
+      assertThat(e.errors())
+          .extracting(ServiceException.FieldProblem::field)
+          .containsExactly("context.n");
+    }
+    for (long n : new long[] {-9_007_199_254_740_991L, 0, 9_007_199_254_740_991L}) {
+      assertThat(validate(MAPPER.createObjectNode().put("n", n))).as("%d", n).isNull();
+    }
+  }
 }
