@@ -6,13 +6,13 @@ import java.util.Objects;
  * The text of a signed receipt as an issuer stores and serves it, defined once: the receipt's
  * canonical payload (its members but {@code signature}, in canonical form) with its closing brace
  * replaced by {@code ,"signature":{"alg":"Ed25519","key_id":KEY_ID,"value":VALUE}}}. Because the
- * payload is canonical, its quotes inside strings are escaped, so <code>,"signature":{</code> occurs in
- * a signed text only where the member was appended; that is what lets a store keep the payload and
- * the member apart and check a signed text against its payload without parsing it.
+ * payload is canonical, its quotes inside strings are escaped, so <code>,"signature":{</code>
+ * occurs in a signed text only where the member was appended; that is what lets a store keep the
+ * payload and the member apart and check a signed text against its payload without parsing it.
  *
- * <p>Receipt format version 1.0: the text is the receipt {@link ReceiptSigner#sign} returns, as JSON,
- * with the {@code signature} member last rather than in canonical key order; a verifier parses it
- * and recomputes the canonical signing payload, so both orders verify alike.
+ * <p>Receipt format version 1.0: the text is the receipt {@link ReceiptSigner#sign} returns, as
+ * JSON, with the {@code signature} member last rather than in canonical key order; a verifier
+ * parses it and recomputes the canonical signing payload, so both orders verify alike.
  */
 public final class SignedReceiptText {
   private SignedReceiptText() {}
