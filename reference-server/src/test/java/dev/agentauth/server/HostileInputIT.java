@@ -235,4 +235,15 @@ class HostileInputIT {
     assertThat(r.fields()).containsExactly("context");
     assertThat(r.raw().length()).isLessThan(2_000);
   }
+
+  @Test
+  void aNulInAQueryParameterOrPathIdIs400NamingIt() {
+    ServerHarness.Resp query = h.get("/v1/receipts?scope=%00");
+    assertThat(query.status()).isEqualTo(400);
+    assertThat(query.code()).isEqualTo("invalid_request");
+    assertThat(query.fields()).containsExactly("scope");
+    ServerHarness.Resp path = h.get("/v1/receipts/a%00b");
+    assertThat(path.status()).isIn(400);
+    assertThat(path.header("Content-Type")).startsWith("application/problem+json");
+  }
 }

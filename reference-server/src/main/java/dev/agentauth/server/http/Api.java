@@ -86,7 +86,13 @@ public final class Api {
     r.before(reader::start);
     for (Route route : routes) {
       r.addHttpHandler(
-          route.method(), route.path(), c -> route.handler().handle(c, access(c, route)));
+          route.method(),
+          route.path(),
+          c -> {
+            Caller caller = access(c, route);
+            RequestReader.refuseNulInParameters(c);
+            route.handler().handle(c, caller);
+          });
     }
     r.exception(ServiceException.class, (e, c) -> problems.write(c, e));
     r.exception(

@@ -204,4 +204,23 @@ final class RequestReader {
     ThreadLocalRandom r = ThreadLocalRandom.current();
     return "req_" + Long.toString(r.nextLong() & Long.MAX_VALUE, 36);
   }
+
+  /**
+   * Refuses a path id or query parameter holding U+0000: no stored value can contain one, and
+   * PostgreSQL refuses it in a text parameter (which would be a 500).
+   */
+  static void refuseNulInParameters(Context c) {
+    for (var e : c.pathParamMap().entrySet()) {
+      if (e.getValue().indexOf('\u0000') >= 0) {
+        throw ServiceException.invalid(e.getKey(), "must not contain U+0000");
+      }
+    }
+    for (var e : c.queryParamMap().entrySet()) {
+      for (String v : e.getValue()) {
+        if (v.indexOf('\u0000') >= 0) {
+          throw ServiceException.invalid(e.getKey(), "must not contain U+0000");
+        }
+      }
+    }
+  }
 }
