@@ -1,9 +1,11 @@
 package dev.agentauth.server;
 
+import dev.agentauth.model.CreateApiKeyRequest;
 import dev.agentauth.server.fatal.FatalErrorPolicy;
 import dev.agentauth.server.fatal.FatalErrors;
 import dev.agentauth.server.http.Api;
 import dev.agentauth.server.http.ProblemErrorHandler;
+import dev.agentauth.server.service.ApiKeyOps;
 import dev.agentauth.server.service.ReceiptOps;
 import dev.agentauth.server.service.ServiceContext;
 import dev.agentauth.server.service.WorkspaceOps;
@@ -52,6 +54,12 @@ public final class AgentAuthServer implements AutoCloseable {
   private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration SHUTDOWN_IDLE_TIMEOUT = Duration.ofMillis(100);
 
+  /**
+   * How often revocations made by other instances are picked up (and key uses recorded): well
+   * inside the one second decisions.md §15 allows.
+   */
+  private static final Duration API_KEY_REFRESH = Duration.ofMillis(250);
+
   private final Builder config;
   private final Store store;
   private final Clock clock;
@@ -60,12 +68,22 @@ public final class AgentAuthServer implements AutoCloseable {
   private final SigningService signer;
   private final ServiceContext ctx;
   private final WorkspaceOps workspaces;
+  private final ApiKeyOps apiKeys;
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Api api;
   private final ScheduledExecutorService housekeeping =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
             Thread t = new Thread(r, "agentauth-housekeeping");
+            t.setDaemon(true);
+            return t;
+          });
+  // Its own thread: a revocation on another instance must reach this one within a second, whatever
+  // the signer's sweep on the housekeeping thread is doing.
+  private final ScheduledExecutorService apiKeyRefresh =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "agentauth-api-keys");
             t.setDaemon(true);
             return t;
           });
@@ -83,6 +101,7 @@ public final class AgentAuthServer implements AutoCloseable {
         new SigningService(store, clock, nanos -> lag.record(nanos / 1e9), b.signingLimits);
     this.ctx = new ServiceContext(store, clock, signer);
     this.workspaces = new WorkspaceOps(ctx);
+    this.apiKeys = new ApiKeyOps(ctx);
     this.apiKey = b.apiKey;
   }
 
@@ -120,6 +139,11 @@ public final class AgentAuthServer implements AutoCloseable {
     signer.start();
     housekeeping.scheduleWithFixedDelay(guarded(this::purgeIdempotency), 10, 10, TimeUnit.MINUTES);
     housekeeping.scheduleWithFixedDelay(guarded(signer::sweep), 1, 1, TimeUnit.SECONDS);
+    apiKeyRefresh.scheduleWithFixedDelay(
+        guarded(apiKeys::refresh),
+        API_KEY_REFRESH.toMillis(),
+        API_KEY_REFRESH.toMillis(),
+        TimeUnit.MILLISECONDS);
     Gauge.builder("agentauth_signing_backlog", signer, SigningService::backlog)
         .description("Pending receipts in the store, as the signer counts them")
         .register(metrics);
@@ -135,8 +159,9 @@ public final class AgentAuthServer implements AutoCloseable {
     api =
         new Api(
             ctx,
-            new Api.Settings(config.adminToken, testClock, config.rateLimit),
+            new Api.Settings(config.adminToken, config.metricsToken, testClock, config.rateLimit),
             workspaces,
+            apiKeys,
             receipts,
             metrics);
     app =
@@ -165,6 +190,12 @@ public final class AgentAuthServer implements AutoCloseable {
       }
     }
     baseUrl = "http://" + hostForUrl(config.host) + ":" + app.port();
+    if (config.metricsToken == null && !isLoopback(config.host)) {
+      log.warn(
+          "listening on {} without a metrics token: GET /metrics is public to anyone who can reach"
+              + " this port; set --metrics-token (AGENTAUTH_METRICS_TOKEN) to require one",
+          config.host);
+    }
     baseUrlForReceipts = config.publicUrl != null ? stripSlash(config.publicUrl) : baseUrl;
     return this;
   }
@@ -209,6 +240,20 @@ public final class AgentAuthServer implements AutoCloseable {
     return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
   }
 
+  /** Whether {@code host} names only this machine (a loopback name or address). */
+  static boolean isLoopback(String host) {
+    String h =
+        host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    if (h.equalsIgnoreCase("localhost")) {
+      return true;
+    }
+    try {
+      return java.net.InetAddress.getByName(h).isLoopbackAddress();
+    } catch (java.net.UnknownHostException e) {
+      return false;
+    }
+  }
+
   private static String stripSlash(String url) {
     return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
   }
@@ -220,12 +265,13 @@ public final class AgentAuthServer implements AutoCloseable {
           if (tx.workspace(ws).isEmpty()) {
             workspaces.createWorkspace(tx, ws, config.plan);
             if (apiKey == null) {
-              apiKey = workspaces.issueApiKey(tx, ws).apiKey();
+              apiKey =
+                  apiKeys.create(tx, ws, new CreateApiKeyRequest(null, null, null, null)).apiKey();
               config.generatedKey = true;
             }
           }
           if (config.apiKey != null) {
-            workspaces.ensureApiKey(tx, ws, config.apiKey);
+            apiKeys.ensure(tx, ws, config.apiKey);
           }
           return null;
         });
@@ -295,6 +341,7 @@ public final class AgentAuthServer implements AutoCloseable {
       app.stop();
     }
     housekeeping.shutdownNow();
+    apiKeyRefresh.shutdownNow();
     signer.drain(DRAIN_TIMEOUT);
     store.close();
     metrics.close();
@@ -309,6 +356,7 @@ public final class AgentAuthServer implements AutoCloseable {
     private Clock clock;
     private boolean testClock;
     private String adminToken;
+    private String metricsToken;
     private int rateLimit;
     private String publicUrl;
     private String workspaceId = "ws_local";
@@ -366,6 +414,15 @@ public final class AgentAuthServer implements AutoCloseable {
     /** Admin token enabling the admin API; default none (admin API answers 404). */
     public Builder adminToken(String adminToken) {
       this.adminToken = adminToken;
+      return this;
+    }
+
+    /**
+     * Token that {@code GET /metrics} requires as {@code Authorization: Bearer}; default none
+     * (metrics are public, and a server bound to a non-loopback interface says so in its log).
+     */
+    public Builder metricsToken(String metricsToken) {
+      this.metricsToken = metricsToken;
       return this;
     }
 

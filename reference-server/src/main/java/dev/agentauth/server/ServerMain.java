@@ -75,6 +75,20 @@ public final class ServerMain implements Callable<Integer> {
   String adminTokenFile;
 
   @Option(
+      names = "--metrics-token",
+      defaultValue = "${env:AGENTAUTH_METRICS_TOKEN}",
+      description =
+          "Makes GET /metrics require this bearer token (default: /metrics is public). Prefer"
+              + " AGENTAUTH_METRICS_TOKEN or --metrics-token-file.")
+  String metricsToken;
+
+  @Option(
+      names = "--metrics-token-file",
+      defaultValue = "${env:AGENTAUTH_METRICS_TOKEN_FILE}",
+      description = "File holding the metrics token (surrounding whitespace is ignored).")
+  String metricsTokenFile;
+
+  @Option(
       names = "--test-clock",
       defaultValue = "${env:AGENTAUTH_TEST_CLOCK:-false}",
       description = "Use a clock that only POST /admin/v1/clock moves (testing only).")
@@ -145,6 +159,8 @@ public final class ServerMain implements Callable<Integer> {
     PrintWriter err = new PrintWriter(System.err, true);
     try {
       adminToken = secret("--admin-token", adminToken, "--admin-token-file", adminTokenFile, err);
+      metricsToken =
+          secret("--metrics-token", metricsToken, "--metrics-token-file", metricsTokenFile, err);
       bootstrapApiKey =
           secret(
               "--bootstrap-api-key",
@@ -286,6 +302,9 @@ public final class ServerMain implements Callable<Integer> {
     b.clock(testClock ? TestClock.startingNow() : Clock.systemUTC());
     if (adminToken != null && !adminToken.isBlank()) {
       b.adminToken(adminToken);
+    }
+    if (metricsToken != null && !metricsToken.isBlank()) {
+      b.metricsToken(metricsToken);
     }
     if (publicUrl != null && !publicUrl.isBlank()) {
       b.publicUrl(publicUrl);

@@ -36,14 +36,28 @@ class RouteTableIT {
   @Test
   void theTableListsEveryEndpointOnceWithItsAccess() {
     List<Endpoint> endpoints = h.server.endpoints();
-    assertThat(endpoints).hasSize(26);
-    assertThat(endpoints.stream().map(e -> e.method() + " " + e.path()).distinct()).hasSize(26);
-    assertThat(endpoints).extracting(Endpoint::access).containsOnly("PUBLIC", "API_KEY", "ADMIN");
+    assertThat(endpoints).hasSize(31);
+    assertThat(endpoints.stream().map(e -> e.method() + " " + e.path()).distinct()).hasSize(31);
+    assertThat(endpoints)
+        .extracting(Endpoint::access)
+        .containsOnly("PUBLIC", "METRICS", "API_KEY", "ADMIN");
     assertThat(endpoints)
         .filteredOn(e -> e.access().equals("PUBLIC"))
         .extracting(e -> e.method() + " " + e.path())
-        .containsExactlyInAnyOrder(
-            "GET /healthz", "GET /readyz", "GET /metrics", "GET /v1/workspaces/{id}/keys");
+        .containsExactlyInAnyOrder("GET /healthz", "GET /readyz", "GET /v1/workspaces/{id}/keys");
+    assertThat(endpoints)
+        .filteredOn(e -> e.access().equals("METRICS"))
+        .extracting(e -> e.method() + " " + e.path())
+        .containsExactly("GET /metrics");
+    // Every API key row decides its roles; no other row has any.
+    for (Endpoint e : endpoints) {
+      if (e.access().equals("API_KEY")) {
+        assertThat(e.roles()).as(e.toString()).isNotEmpty().contains("full");
+        assertThat(e.path()).as(e.toString()).startsWith("/v1/");
+      } else {
+        assertThat(e.roles()).as(e.toString()).isEmpty();
+      }
+    }
     assertThat(endpoints)
         .filteredOn(e -> e.access().equals("ADMIN"))
         .allSatisfy(e -> assertThat(e.path()).startsWith("/admin/v1/"));

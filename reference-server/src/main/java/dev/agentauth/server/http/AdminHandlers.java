@@ -3,6 +3,7 @@ package dev.agentauth.server.http;
 import dev.agentauth.model.ClockRequest;
 import dev.agentauth.model.ClockResponse;
 import dev.agentauth.model.CreateWorkspaceRequest;
+import dev.agentauth.server.service.ApiKeyOps;
 import dev.agentauth.server.service.Caller;
 import dev.agentauth.server.service.ClockControl;
 import dev.agentauth.server.service.ErrorCode;
@@ -17,13 +18,14 @@ import java.time.Instant;
 
 /**
  * The operator's endpoints under {@code /admin/v1}, called with the admin token: workspaces, their
- * API keys and signing-key rotation, and the test clock.
+ * API keys (create, list, revoke) and signing-key rotation, and the test clock.
  */
 record AdminHandlers(
     ServiceContext ctx,
     RequestReader reader,
     ResponseWriter writer,
     WorkspaceOps workspaces,
+    ApiKeyOps apiKeys,
     ClockControl testClock) {
 
   void createWorkspace(Context c, Caller none) {
@@ -35,10 +37,22 @@ record AdminHandlers(
     writer.outcome(c, Outcome.of(201, created));
   }
 
-  void issueApiKey(Context c, Caller none) {
+  void createApiKey(Context c, Caller none) {
+    V1Handlers.createApiKey(c, ctx, reader, writer, apiKeys, c.pathParam("id"));
+  }
+
+  void listApiKeys(Context c, Caller none) {
     String id = c.pathParam("id");
-    var key = ctx.store().inTransaction(tx -> workspaces.issueApiKey(tx, id));
-    writer.outcome(c, Outcome.of(201, key));
+    String cursor = c.queryParam("cursor");
+    int limit = RequestReader.limit(c);
+    var page = ctx.store().read(tx -> apiKeys.list(tx, id, cursor, limit));
+    writer.outcome(c, Outcome.of(200, page));
+  }
+
+  void revokeApiKey(Context c, Caller none) {
+    reader.parse(c, V1Handlers.EmptyBody.class, true);
+    var key = apiKeys.revoke(c.pathParam("id"), c.pathParam("key_id"));
+    writer.outcome(c, Outcome.of(200, key));
   }
 
   void rotate(Context c, Caller none) {

@@ -1,5 +1,7 @@
 package dev.agentauth.server.http;
 
+import dev.agentauth.model.ApiKeyRole;
+import dev.agentauth.server.service.ApiKeyOps;
 import dev.agentauth.server.service.Caller;
 import dev.agentauth.server.service.ClockControl;
 import dev.agentauth.server.service.ErrorCode;
@@ -36,10 +38,26 @@ public final class Api {
   public static final int MAX_BODY = RequestReader.MAX_BODY;
 
   /** Settings the HTTP layer needs. */
-  public record Settings(String adminToken, ClockControl testClock, int rateLimit) {}
+  public record Settings(
+      String adminToken, String metricsToken, ClockControl testClock, int rateLimit) {
+
+    /** Keeps the tokens out of logs. */
+    @Override
+    public String toString() {
+      return "Settings[adminToken="
+          + (adminToken == null ? "none" : "<redacted>")
+          + ", metricsToken="
+          + (metricsToken == null ? "none" : "<redacted>")
+          + ", testClock="
+          + (testClock != null)
+          + ", rateLimit="
+          + rateLimit
+          + "]";
+    }
+  }
 
   private final Settings settings;
-  private final WorkspaceOps workspaces;
+  private final ApiKeyOps apiKeys;
   private final RateLimiter rateLimiter;
   private final RequestReader reader = new RequestReader();
   private final ProblemWriter problems;
@@ -51,10 +69,11 @@ public final class Api {
       ServiceContext ctx,
       Settings settings,
       WorkspaceOps workspaces,
+      ApiKeyOps apiKeys,
       ReceiptOps receipts,
       PrometheusMeterRegistry metrics) {
     this.settings = settings;
-    this.workspaces = workspaces;
+    this.apiKeys = apiKeys;
     this.rateLimiter = new RateLimiter(settings.rateLimit());
     this.metrics = metrics;
     this.problems = new ProblemWriter(ctx.mapper());
@@ -63,17 +82,27 @@ public final class Api {
     this.routes =
         RouteTable.routes(
             new HealthHandlers(ctx, problems, metrics),
-            V1Handlers.create(ctx, reader, writer, runner, workspaces, receipts),
-            new AdminHandlers(ctx, reader, writer, workspaces, settings.testClock()));
+            V1Handlers.create(ctx, reader, writer, runner, workspaces, apiKeys, receipts),
+            new AdminHandlers(ctx, reader, writer, workspaces, apiKeys, settings.testClock()));
   }
 
-  /** One row of the route table as callers see it: method, path and who may call it. */
-  public record Endpoint(String method, String path, String access) {}
+  /**
+   * One row of the route table as callers see it: method, path, who may call it ({@code PUBLIC},
+   * {@code METRICS}, {@code API_KEY} or {@code ADMIN}) and, for {@code API_KEY} rows, the roles
+   * that may (wire names, in §15's order).
+   */
+  public record Endpoint(String method, String path, String access, List<String> roles) {}
 
   /** The route table: every endpoint this server answers, in the table's order. */
   public List<Endpoint> endpoints() {
     return routes.stream()
-        .map(r -> new Endpoint(r.method().name(), r.path(), r.access().name()))
+        .map(
+            r ->
+                new Endpoint(
+                    r.method().name(),
+                    r.path(),
+                    r.access().name(),
+                    r.roles().stream().sorted().map(ApiKeyRole.Known::wireName).toList()))
         .toList();
   }
 
@@ -121,12 +150,46 @@ public final class Api {
   private Caller access(Context c, Route route) {
     return switch (route.access()) {
       case PUBLIC -> null;
-      case API_KEY -> authenticate(c);
+      case METRICS -> {
+        if (settings.metricsToken() != null) {
+          bearer(c, settings.metricsToken(), "the metrics token", "METRICS_TOKEN");
+        }
+        yield null;
+      }
+      case API_KEY -> {
+        Caller caller = authenticate(c);
+        ApiKeyRole.Known role = caller.knownRole().orElse(null);
+        if (role == null || !route.roles().contains(role)) {
+          throw ServiceException.of(ErrorCode.FORBIDDEN, forbidden(caller, role, route));
+        }
+        yield caller;
+      }
       case ADMIN -> {
-        admin(c);
+        if (settings.adminToken() == null) {
+          throw ServiceException.of(ErrorCode.NOT_FOUND, "no such endpoint");
+        }
+        bearer(c, settings.adminToken(), "the admin token", "ADMIN_TOKEN");
         yield null;
       }
     };
+  }
+
+  private static String forbidden(Caller caller, ApiKeyRole.Known role, Route route) {
+    String call = route.method().name() + " " + route.path();
+    if (role == null) {
+      return "this API key's role \""
+          + caller.role().value()
+          + "\" is unknown to this server, so it may not call "
+          + call;
+    }
+    return "this API key's role is "
+        + role.wireName()
+        + ", which may not call "
+        + call
+        + "; the "
+        + role.wireName()
+        + " role may call "
+        + RouteTable.mayCall(role);
   }
 
   private Caller authenticate(Context c) {
@@ -135,28 +198,23 @@ public final class Api {
       throw ServiceException.of(
           ErrorCode.UNAUTHENTICATED, "send the API key as Authorization: Bearer <API_KEY>");
     }
-    Caller caller =
-        workspaces
-            .authenticate(header.substring(7).trim())
-            .orElseThrow(
-                () -> ServiceException.of(ErrorCode.UNAUTHENTICATED, "the API key is not valid"));
+    Caller caller = apiKeys.authenticate(header.substring(7).trim());
     if (!rateLimiter.tryAcquire(caller.apiKeyHash())) {
       throw ServiceException.rateLimited(1);
     }
     return caller;
   }
 
-  private void admin(Context c) {
-    if (settings.adminToken() == null) {
-      throw ServiceException.of(ErrorCode.NOT_FOUND, "no such endpoint");
-    }
+  /** Requires {@code Authorization: Bearer <token>}, compared in constant time. */
+  private static void bearer(Context c, String token, String what, String placeholder) {
     String header = c.header("Authorization");
-    String expected = "Bearer " + settings.adminToken();
+    String expected = "Bearer " + token;
     if (header == null
         || !MessageDigest.isEqual(
             header.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8))) {
       throw ServiceException.of(
-          ErrorCode.UNAUTHENTICATED, "send the admin token as Authorization: Bearer <ADMIN_TOKEN>");
+          ErrorCode.UNAUTHENTICATED,
+          "send " + what + " as Authorization: Bearer <" + placeholder + ">");
     }
   }
 

@@ -99,6 +99,7 @@ final class ProblemWriter {
       case 400 -> "Bad Request";
       case 401 -> "Unauthorized";
       case 402 -> "Payment Required";
+      case 403 -> "Forbidden";
       case 404 -> "Not Found";
       case 405 -> "Method Not Allowed";
       case 409 -> "Conflict";

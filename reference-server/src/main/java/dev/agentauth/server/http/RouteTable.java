@@ -1,54 +1,113 @@
 package dev.agentauth.server.http;
 
+import static dev.agentauth.model.ApiKeyRole.Known.AGENT;
+import static dev.agentauth.model.ApiKeyRole.Known.APP;
+import static dev.agentauth.model.ApiKeyRole.Known.APPROVER;
+import static dev.agentauth.model.ApiKeyRole.Known.AUDITOR;
+import static dev.agentauth.model.ApiKeyRole.Known.FULL;
 import static dev.agentauth.server.http.Route.Access.ADMIN;
 import static dev.agentauth.server.http.Route.Access.API_KEY;
+import static dev.agentauth.server.http.Route.Access.METRICS;
 import static dev.agentauth.server.http.Route.Access.PUBLIC;
 import static io.javalin.http.HandlerType.DELETE;
 import static io.javalin.http.HandlerType.GET;
 import static io.javalin.http.HandlerType.POST;
 import static io.javalin.http.HandlerType.PUT;
 
+import dev.agentauth.model.ApiKeyRole;
+import io.javalin.http.HandlerType;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Every endpoint of the server in one list: method, path, who may call it, handler. {@link Api}
- * registers exactly these rows and enforces their {@link Route.Access} before any handler runs.
+ * registers exactly these rows and enforces their {@link Route.Access} and API key roles
+ * (decisions.md §15) before any handler runs.
  */
 final class RouteTable {
   private RouteTable() {}
 
+  /** Every role: reads of authorizations and receipts, and a key's own record. */
+  private static final Set<ApiKeyRole.Known> ANY = EnumSet.allOf(ApiKeyRole.Known.class);
+
+  /** Writes an application makes: granting, confirming, bundles, tombstones. */
+  private static final Set<ApiKeyRole.Known> APP_WRITES = EnumSet.of(FULL, APP);
+
+  /** Reads of escalations. */
+  private static final Set<ApiKeyRole.Known> ESCALATION_READS =
+      EnumSet.of(FULL, APP, APPROVER, AUDITOR);
+
+  /** Reads of bundles and tombstones. */
+  private static final Set<ApiKeyRole.Known> APP_READS = EnumSet.of(FULL, APP, AUDITOR);
+
+  private static final Set<ApiKeyRole.Known> FULL_ONLY = EnumSet.of(FULL);
+
   static List<Route> routes(HealthHandlers health, V1Handlers v1, AdminHandlers admin) {
     return List.of(
-        new Route(GET, "/healthz", PUBLIC, health::live),
-        new Route(GET, "/readyz", PUBLIC, health::ready),
-        new Route(GET, "/metrics", PUBLIC, health::metrics),
+        open(GET, "/healthz", PUBLIC, health::live),
+        open(GET, "/readyz", PUBLIC, health::ready),
+        open(GET, "/metrics", METRICS, health::metrics),
         // authorizations
-        new Route(POST, "/v1/authorizations", API_KEY, v1::createAuthorization),
-        new Route(GET, "/v1/authorizations", API_KEY, v1::listAuthorizations),
-        new Route(GET, "/v1/authorizations/{id}", API_KEY, v1::getAuthorization),
-        new Route(DELETE, "/v1/authorizations/{id}", API_KEY, v1::revokeAuthorization),
+        keyed(POST, "/v1/authorizations", APP_WRITES, v1::createAuthorization),
+        keyed(GET, "/v1/authorizations", ANY, v1::listAuthorizations),
+        keyed(GET, "/v1/authorizations/{id}", ANY, v1::getAuthorization),
+        keyed(DELETE, "/v1/authorizations/{id}", APP_WRITES, v1::revokeAuthorization),
         // decisions
-        new Route(POST, "/v1/check", API_KEY, v1::check),
-        new Route(POST, "/v1/confirmations/{nonce}", API_KEY, v1::confirm),
-        new Route(POST, "/v1/escalations/{id}/resolve", API_KEY, v1::resolveEscalation),
-        new Route(GET, "/v1/escalations", API_KEY, v1::listEscalations),
-        new Route(GET, "/v1/escalations/{id}", API_KEY, v1::getEscalation),
+        keyed(POST, "/v1/check", EnumSet.of(FULL, APP, AGENT), v1::check),
+        keyed(POST, "/v1/confirmations/{nonce}", APP_WRITES, v1::confirm),
+        keyed(
+            POST,
+            "/v1/escalations/{id}/resolve",
+            EnumSet.of(FULL, APPROVER),
+            v1::resolveEscalation),
+        keyed(GET, "/v1/escalations", ESCALATION_READS, v1::listEscalations),
+        keyed(GET, "/v1/escalations/{id}", ESCALATION_READS, v1::getEscalation),
         // bundles and tombstones
-        new Route(POST, "/v1/agent-scope-bundles", API_KEY, v1::createBundle),
-        new Route(GET, "/v1/agent-scope-bundles", API_KEY, v1::listBundles),
-        new Route(GET, "/v1/agent-scope-bundles/{id}", API_KEY, v1::getBundle),
-        new Route(PUT, "/v1/agent-scope-bundles/{id}", API_KEY, v1::editBundle),
-        new Route(DELETE, "/v1/agent-scope-bundles/{id}", API_KEY, v1::deleteBundle),
-        new Route(POST, "/v1/tombstones", API_KEY, v1::createTombstone),
-        new Route(GET, "/v1/tombstones", API_KEY, v1::listTombstones),
+        keyed(POST, "/v1/agent-scope-bundles", APP_WRITES, v1::createBundle),
+        keyed(GET, "/v1/agent-scope-bundles", APP_READS, v1::listBundles),
+        keyed(GET, "/v1/agent-scope-bundles/{id}", APP_READS, v1::getBundle),
+        keyed(PUT, "/v1/agent-scope-bundles/{id}", APP_WRITES, v1::editBundle),
+        keyed(DELETE, "/v1/agent-scope-bundles/{id}", APP_WRITES, v1::deleteBundle),
+        keyed(POST, "/v1/tombstones", APP_WRITES, v1::createTombstone),
+        keyed(GET, "/v1/tombstones", APP_READS, v1::listTombstones),
         // receipts and keys
-        new Route(GET, "/v1/receipts", API_KEY, v1::listReceipts),
-        new Route(GET, "/v1/receipts/{id}", API_KEY, v1::getReceipt),
-        new Route(GET, "/v1/workspaces/{id}/keys", PUBLIC, v1::workspaceKeys),
+        keyed(GET, "/v1/receipts", ANY, v1::listReceipts),
+        keyed(GET, "/v1/receipts/{id}", ANY, v1::getReceipt),
+        open(GET, "/v1/workspaces/{id}/keys", PUBLIC, v1::workspaceKeys),
+        // API keys
+        keyed(POST, "/v1/api-keys", FULL_ONLY, v1::createApiKey),
+        keyed(GET, "/v1/api-keys", FULL_ONLY, v1::listApiKeys),
+        keyed(GET, "/v1/api-keys/current", ANY, v1::currentApiKey),
+        keyed(DELETE, "/v1/api-keys/{key_id}", FULL_ONLY, v1::revokeApiKey),
         // operator
-        new Route(POST, "/admin/v1/workspaces", ADMIN, admin::createWorkspace),
-        new Route(POST, "/admin/v1/workspaces/{id}/api-keys", ADMIN, admin::issueApiKey),
-        new Route(POST, "/admin/v1/workspaces/{id}/signing-keys/rotate", ADMIN, admin::rotate),
-        new Route(POST, "/admin/v1/clock", ADMIN, admin::clock));
+        open(POST, "/admin/v1/workspaces", ADMIN, admin::createWorkspace),
+        open(POST, "/admin/v1/workspaces/{id}/api-keys", ADMIN, admin::createApiKey),
+        open(GET, "/admin/v1/workspaces/{id}/api-keys", ADMIN, admin::listApiKeys),
+        open(DELETE, "/admin/v1/workspaces/{id}/api-keys/{key_id}", ADMIN, admin::revokeApiKey),
+        open(POST, "/admin/v1/workspaces/{id}/signing-keys/rotate", ADMIN, admin::rotate),
+        open(POST, "/admin/v1/clock", ADMIN, admin::clock));
+  }
+
+  /** What a role may call, for the detail of a 403: the role's row of decisions.md §15's table. */
+  static String mayCall(ApiKeyRole.Known role) {
+    return switch (role) {
+      case FULL -> "everything under /v1";
+      case APP -> "everything under /v1 except resolving escalations and managing API keys";
+      case AGENT -> "POST /v1/check, and GET on /v1/authorizations and /v1/receipts";
+      case APPROVER ->
+          "GET and resolve on /v1/escalations, and GET on /v1/authorizations and /v1/receipts";
+      case AUDITOR -> "every GET under /v1 except the API key list";
+    };
+  }
+
+  private static Route keyed(
+      HandlerType method, String path, Set<ApiKeyRole.Known> roles, Route.Handler handler) {
+    return new Route(method, path, API_KEY, roles, handler);
+  }
+
+  private static Route open(
+      HandlerType method, String path, Route.Access access, Route.Handler handler) {
+    return new Route(method, path, access, Set.of(), handler);
   }
 }

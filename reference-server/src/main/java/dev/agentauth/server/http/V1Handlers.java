@@ -1,13 +1,16 @@
 package dev.agentauth.server.http;
 
+import dev.agentauth.model.ApiKey;
 import dev.agentauth.model.BundleRequest;
 import dev.agentauth.model.CheckRequest;
 import dev.agentauth.model.ConfirmationRequest;
+import dev.agentauth.model.CreateApiKeyRequest;
 import dev.agentauth.model.CreateAuthorizationRequest;
 import dev.agentauth.model.EscalationResolveRequest;
 import dev.agentauth.model.RevokeAuthorizationRequest;
 import dev.agentauth.model.TombstoneRequest;
 import dev.agentauth.server.engine.CheckInput;
+import dev.agentauth.server.service.ApiKeyOps;
 import dev.agentauth.server.service.AuthorizationOps;
 import dev.agentauth.server.service.BundleOps;
 import dev.agentauth.server.service.Caller;
@@ -18,6 +21,7 @@ import dev.agentauth.server.service.MutationRunner;
 import dev.agentauth.server.service.Outcome;
 import dev.agentauth.server.service.ReceiptOps;
 import dev.agentauth.server.service.ServiceContext;
+import dev.agentauth.server.service.ServiceException;
 import dev.agentauth.server.service.TombstoneOps;
 import dev.agentauth.server.service.WorkspaceOps;
 import dev.agentauth.server.store.ReceiptFilter;
@@ -39,6 +43,7 @@ record V1Handlers(
     MutationRunner runner,
     ReadLimiter readLimiter,
     WorkspaceOps workspaces,
+    ApiKeyOps apiKeys,
     AuthorizationOps authorizations,
     CheckOps checks,
     ConfirmationOps confirmations,
@@ -61,6 +66,7 @@ record V1Handlers(
       ResponseWriter writer,
       MutationRunner runner,
       WorkspaceOps workspaces,
+      ApiKeyOps apiKeys,
       ReceiptOps receipts) {
     return new V1Handlers(
         ctx,
@@ -69,6 +75,7 @@ record V1Handlers(
         runner,
         new ReadLimiter(3, Duration.ofSeconds(1)),
         workspaces,
+        apiKeys,
         new AuthorizationOps(ctx),
         new CheckOps(ctx),
         new ConfirmationOps(ctx),
@@ -157,10 +164,9 @@ record V1Handlers(
   void resolveEscalation(Context c, Caller caller) {
     EscalationResolveRequest r = reader.value(c, EscalationResolveRequest.class);
     String resolution = r.resolution() == null ? null : r.resolution().value();
-    EscalationOps.validate(caller, resolution, r.resolvedBy(), r.note());
+    String resolvedBy = EscalationOps.validate(caller, resolution, r.resolvedBy(), r.note());
     String id = c.pathParam("id");
-    mutate(
-        c, caller, tx -> escalations.resolve(tx, caller, id, resolution, r.resolvedBy(), r.note()));
+    mutate(c, caller, tx -> escalations.resolve(tx, caller, id, resolution, resolvedBy, r.note()));
   }
 
   void listEscalations(Context c, Caller caller) {
@@ -238,5 +244,51 @@ record V1Handlers(
   void workspaceKeys(Context c, Caller none) {
     String id = c.pathParam("id");
     writer.outcome(c, Outcome.of(200, ctx.store().read(tx -> workspaces.keys(tx, id))));
+  }
+
+  // ---- API keys
+
+  void createApiKey(Context c, Caller caller) {
+    createApiKey(c, ctx, reader, writer, apiKeys, caller.workspaceId());
+  }
+
+  /**
+   * Creates a key in {@code workspaceId} and answers 201 with its secret, marked not to be stored
+   * by caches. An Idempotency-Key is refused: replaying the answer would mean keeping the secret.
+   */
+  static void createApiKey(
+      Context c,
+      ServiceContext ctx,
+      RequestReader reader,
+      ResponseWriter writer,
+      ApiKeyOps apiKeys,
+      String workspaceId) {
+    if (c.header("Idempotency-Key") != null) {
+      throw ServiceException.invalid(
+          "Idempotency-Key",
+          "is not accepted when creating an API key: a replay would need the secret, which is"
+              + " never stored; after a failed attempt, list the keys and revoke any stray one");
+    }
+    CreateApiKeyRequest r = reader.parse(c, CreateApiKeyRequest.class, true).value();
+    ApiKeyOps.validate(r, ctx.now());
+    ApiKey created = ctx.store().inTransaction(tx -> apiKeys.create(tx, workspaceId, r));
+    c.header("Cache-Control", "no-store");
+    writer.outcome(c, Outcome.of(201, created));
+  }
+
+  void listApiKeys(Context c, Caller caller) {
+    String cursor = c.queryParam("cursor");
+    int limit = RequestReader.limit(c);
+    read(c, caller, tx -> Outcome.of(200, apiKeys.list(tx, caller.workspaceId(), cursor, limit)));
+  }
+
+  void currentApiKey(Context c, Caller caller) {
+    read(c, caller, tx -> Outcome.of(200, apiKeys.current(tx, caller)));
+  }
+
+  void revokeApiKey(Context c, Caller caller) {
+    reader.parse(c, EmptyBody.class, true);
+    String keyId = c.pathParam("key_id");
+    writer.outcome(c, Outcome.of(200, apiKeys.revoke(caller.workspaceId(), keyId)));
   }
 }

@@ -11,6 +11,7 @@ public enum ErrorCode {
   BUNDLE_NOT_FOUND(400, "bundle_not_found"),
   UNAUTHENTICATED(401, "unauthenticated"),
   PLAN_REQUIRED(402, "plan_required"),
+  FORBIDDEN(403, "forbidden"),
   NOT_FOUND(404, "not_found"),
   METHOD_NOT_ALLOWED(405, "method_not_allowed"),
   ALREADY_REVOKED(409, "already_revoked"),

@@ -1,6 +1,7 @@
 package dev.agentauth.server.service;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentauth.model.ApiKeyRole;
 import dev.agentauth.model.Decision;
 import dev.agentauth.model.EscalationPage;
 import dev.agentauth.model.EscalationResolveResponse;
@@ -28,14 +29,31 @@ public final class EscalationOps {
   }
 
   /**
-   * Validates a resolution request of {@code caller}: 402 without the pro plan, then the fields.
+   * Validates a resolution request of {@code caller}: 402 without the pro plan; for an {@code
+   * approver} key, {@code resolved_by} must be absent or its {@code approver_id} (403 otherwise);
+   * then the fields.
+   *
+   * @return the {@code resolved_by} to record: the request's, or an approver key's own id
    */
-  public static void validate(Caller caller, String resolution, String resolvedBy, String note) {
+  public static String validate(Caller caller, String resolution, String resolvedBy, String note) {
     if (!caller.isPro()) {
       throw ServiceException.of(
           ErrorCode.PLAN_REQUIRED, "escalation resolution needs the pro plan");
     }
-    validate(resolution, resolvedBy, note);
+    String effective = resolvedBy;
+    if (caller.knownRole().orElse(null) == ApiKeyRole.Known.APPROVER) {
+      if (resolvedBy == null) {
+        effective = caller.approverId();
+      } else if (!resolvedBy.equals(caller.approverId())) {
+        throw ServiceException.of(
+            ErrorCode.FORBIDDEN,
+            "this approver key resolves only as its approver_id \""
+                + caller.approverId()
+                + "\"; omit resolved_by or send that value");
+      }
+    }
+    validate(resolution, effective, note);
+    return effective;
   }
 
   static void validate(String resolution, String resolvedBy, String note) {

@@ -1,73 +1,31 @@
 package dev.agentauth.server.service;
 
-import dev.agentauth.model.ApiKeyResponse;
 import dev.agentauth.model.Plan;
 import dev.agentauth.model.Workspace;
 import dev.agentauth.model.WorkspaceKey;
 import dev.agentauth.model.WorkspaceKeys;
 import dev.agentauth.server.signing.SigningService;
-import dev.agentauth.server.store.ApiKeyRow;
 import dev.agentauth.server.store.SigningKeyRow;
 import dev.agentauth.server.store.Tx;
 import dev.agentauth.server.store.WorkspaceRow;
 import dev.agentauth.verifier.signing.ReceiptSigner;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
- * Workspaces, their API keys and their signing keys: creation, API key issue and lookup, key
- * rotation, the public keys document, and bootstrap at start-up.
+ * Workspaces and their signing keys: creation, key rotation and the public keys document (API keys
+ * are {@link ApiKeyOps}').
  */
 public final class WorkspaceOps {
-  private static final Pattern API_KEY = Pattern.compile("sk_[A-Za-z0-9_-]{43}");
   private static final Pattern WORKSPACE_ID = Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
 
   private final ServiceContext ctx;
-  private final ConcurrentHashMap<String, Caller> callers = new ConcurrentHashMap<>();
 
   public WorkspaceOps(ServiceContext ctx) {
     this.ctx = ctx;
-  }
-
-  /** SHA-256 hex of an API key: the only form in which keys are stored. */
-  public static String hash(String apiKey) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256").digest(apiKey.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  /** The caller an API key belongs to, if the key is well-formed and known. */
-  public Optional<Caller> authenticate(String apiKey) {
-    if (apiKey == null || !API_KEY.matcher(apiKey).matches()) {
-      return Optional.empty();
-    }
-    String h = hash(apiKey);
-    Caller cached = callers.get(h);
-    if (cached != null) {
-      return Optional.of(cached);
-    }
-    Optional<Caller> found =
-        ctx.store()
-            .read(
-                tx ->
-                    tx.apiKey(h)
-                        .flatMap(k -> tx.workspace(k.workspaceId()))
-                        .map(w -> new Caller(w.workspaceId(), plan(w.plan()), h)));
-    found.ifPresent(c -> callers.put(h, c));
-    return found;
   }
 
   /**
@@ -101,32 +59,6 @@ public final class WorkspaceOps {
     }
     tx.insertSigningKey(newKey(workspaceId, now));
     return new Workspace(workspaceId, Plan.of(plan), now);
-  }
-
-  /** Issues a new API key for a workspace (shown once). */
-  public ApiKeyResponse issueApiKey(Tx tx, String workspaceId) {
-    if (tx.workspace(workspaceId).isEmpty()) {
-      throw ServiceException.notFound("workspace");
-    }
-    String key = "sk_" + ctx.token(32);
-    tx.insertApiKey(new ApiKeyRow(hash(key), workspaceId, ctx.now()));
-    return new ApiKeyResponse(workspaceId, key);
-  }
-
-  /** Registers a caller-chosen API key for a workspace if it is not registered yet. */
-  public void ensureApiKey(Tx tx, String workspaceId, String apiKey) {
-    if (!API_KEY.matcher(apiKey).matches()) {
-      throw new IllegalArgumentException(
-          "an API key must look like sk_ followed by 43 base64url characters (32 random bytes)");
-    }
-    String h = hash(apiKey);
-    Optional<ApiKeyRow> existing = tx.apiKey(h);
-    if (existing.isPresent() && !existing.get().workspaceId().equals(workspaceId)) {
-      throw new IllegalArgumentException("that API key belongs to another workspace");
-    }
-    if (existing.isEmpty()) {
-      tx.insertApiKey(new ApiKeyRow(h, workspaceId, ctx.now()));
-    }
   }
 
   /**

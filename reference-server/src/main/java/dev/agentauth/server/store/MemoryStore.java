@@ -6,18 +6,22 @@ import dev.agentauth.server.domain.EscalationRow;
 import dev.agentauth.server.domain.GrantRow;
 import dev.agentauth.server.domain.NonceRow;
 import dev.agentauth.verifier.signing.SignedReceiptText;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
@@ -34,6 +38,8 @@ public final class MemoryStore implements Store {
 
   private final Map<String, WorkspaceRow> workspaces = new HashMap<>();
   private final Map<String, ApiKeyRow> apiKeys = new HashMap<>();
+  private final Map<String, TreeMap<String, String>> apiKeyHashesById = new HashMap<>();
+  private final Map<String, String> apiKeyIds = new HashMap<>();
   private final Map<String, List<SigningKeyRow>> signingKeys = new HashMap<>();
   private final Map<String, TreeMap<String, AuthorizationRow>> authorizations = new HashMap<>();
   private final Map<String, Long> counters = new HashMap<>();
@@ -179,8 +185,65 @@ public final class MemoryStore implements Store {
     }
 
     @Override
+    public Optional<ApiKeyRow> apiKeyById(String workspaceId, String keyId) {
+      String hash = table(apiKeyHashesById, workspaceId).get(keyId);
+      return hash == null ? Optional.empty() : Optional.ofNullable(apiKeys.get(hash));
+    }
+
+    @Override
     public void insertApiKey(ApiKeyRow row) {
+      if (apiKeys.containsKey(row.keyHash())) {
+        throw new StoreException("duplicate API key");
+      }
+      if (apiKeyIds.containsKey(row.keyId())) {
+        throw new StoreException("duplicate API key id " + row.keyId());
+      }
+      put(apiKeyIds, row.keyId(), row.workspaceId());
       put(apiKeys, row.keyHash(), row);
+      put(table(apiKeyHashesById, row.workspaceId()), row.keyId(), row.keyHash());
+    }
+
+    @Override
+    public Page<ApiKeyRow> listApiKeys(String workspaceId, PageRequest page) {
+      Page<String> hashes = page(table(apiKeyHashesById, workspaceId), page, h -> true);
+      return new Page<>(
+          hashes.items().stream().map(apiKeys::get).toList(),
+          hashes.hasMore(),
+          hashes.resumeAfter());
+    }
+
+    @Override
+    public boolean revokeApiKey(String workspaceId, String keyId, Instant at) {
+      Optional<ApiKeyRow> row = apiKeyById(workspaceId, keyId);
+      if (row.isEmpty() || row.get().revokedAt() != null) {
+        return false;
+      }
+      put(apiKeys, row.get().keyHash(), row.get().revokedAt(at));
+      return true;
+    }
+
+    @Override
+    public Set<String> revokedApiKeys(Collection<String> keyHashes) {
+      Set<String> revoked = new HashSet<>();
+      for (String h : keyHashes) {
+        ApiKeyRow row = apiKeys.get(h);
+        if (row != null && row.revokedAt() != null) {
+          revoked.add(h);
+        }
+      }
+      return revoked;
+    }
+
+    @Override
+    public void recordApiKeyUses(List<ApiKeyRow.Use> uses, Duration minInterval) {
+      for (ApiKeyRow.Use use : uses) {
+        ApiKeyRow row = apiKeys.get(use.keyHash());
+        if (row != null
+            && (row.lastUsedAt() == null
+                || row.lastUsedAt().isBefore(use.at().minus(minInterval)))) {
+          put(apiKeys, row.keyHash(), row.usedAt(use.at(), use.prefix()));
+        }
+      }
     }
 
     @Override

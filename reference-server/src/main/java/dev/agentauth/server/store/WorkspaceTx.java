@@ -1,7 +1,11 @@
 package dev.agentauth.server.store;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** Workspaces, their API keys and signing keys, and named locks. */
 public interface WorkspaceTx {
@@ -25,9 +29,30 @@ public interface WorkspaceTx {
    */
   void lockShared(String name);
 
+  /** The API key whose secret hashes to {@code keyHash}, revoked or not. */
   Optional<ApiKeyRow> apiKey(String keyHash);
 
+  /** The workspace's API key with this id, revoked or not. */
+  Optional<ApiKeyRow> apiKeyById(String workspaceId, String keyId);
+
   void insertApiKey(ApiKeyRow row);
+
+  /** The workspace's API keys in key id order, revoked ones included. */
+  Page<ApiKeyRow> listApiKeys(String workspaceId, PageRequest page);
+
+  /**
+   * Sets the key's {@code revoked_at} unless it is already revoked; whether this call revoked it.
+   */
+  boolean revokeApiKey(String workspaceId, String keyId, Instant at);
+
+  /** Of the given key hashes, those whose keys are revoked (at most a few hundred per call). */
+  Set<String> revokedApiKeys(Collection<String> keyHashes);
+
+  /**
+   * Records uses of keys: sets {@code last_used_at} where it is unset or older than {@code use.at()
+   * - minInterval}, and fills in an unknown prefix.
+   */
+  void recordApiKeyUses(List<ApiKeyRow.Use> uses, Duration minInterval);
 
   /** Every signing key of the workspace, oldest first. */
   List<SigningKeyRow> signingKeys(String workspaceId);

@@ -415,7 +415,7 @@ public abstract class StoreConformance {
         s,
         tx -> {
           assertThat(tx.insertWorkspace(new WorkspaceRow(WS_A, "pro", at(-3600)))).isTrue();
-          tx.insertApiKey(new ApiKeyRow("a".repeat(64), WS_A, at(-3500)));
+          tx.insertApiKey(apiKey("a".repeat(64), WS_A, at(-3500)));
           tx.insertSigningKey(signingKey(WS_A, "ws_a/01jdq4zk3m0001", 3, at(-3400)));
           tx.insertAuthorization(fullAuthorization(WS_A, authId(1)));
           tx.insertAuthorization(minimalAuthorization(WS_A, authId(2)));
@@ -454,8 +454,7 @@ public abstract class StoreConformance {
     s.read(
         tx -> {
           assertThat(tx.workspace(WS_A)).contains(new WorkspaceRow(WS_A, "pro", at(-3600)));
-          assertThat(tx.apiKey("a".repeat(64)))
-              .contains(new ApiKeyRow("a".repeat(64), WS_A, at(-3500)));
+          assertThat(tx.apiKey("a".repeat(64))).contains(apiKey("a".repeat(64), WS_A, at(-3500)));
           List<SigningKeyRow> keys = tx.signingKeys(WS_A);
           assertThat(keys).hasSize(1);
           assertSigningKey(keys.get(0), signingKey(WS_A, "ws_a/01jdq4zk3m0001", 3, at(-3400)));
@@ -580,17 +579,147 @@ public abstract class StoreConformance {
           assertThat(tx.insertWorkspace(new WorkspaceRow(WS_A, "free", T0))).isTrue();
           assertThat(tx.insertWorkspace(new WorkspaceRow(WS_A, "pro", T0))).isFalse();
           // A transaction that saw a duplicate can still write and commit.
-          tx.insertApiKey(new ApiKeyRow("b".repeat(64), WS_A, T0));
+          tx.insertApiKey(apiKey("b".repeat(64), WS_A, T0));
           return null;
         });
     assertThat(read((Tx tx) -> tx.workspace(WS_A))).contains(new WorkspaceRow(WS_A, "free", T0));
     assertThat(read((Tx tx) -> tx.apiKey("b".repeat(64)))).isPresent();
   }
 
+  /** A {@code full} key row whose id derives from its hash. */
+  protected static ApiKeyRow apiKey(String hash, String workspaceId, Instant createdAt) {
+    return ApiKeyRow.full(hash, "key_" + hash.substring(0, 26), workspaceId, null, createdAt);
+  }
+
+  @Test
+  void apiKeysKeepEveryFieldAndAreFoundByIdInTheirWorkspaceOnly() {
+    ApiKeyRow approver =
+        new ApiKeyRow(
+            "c3".repeat(32),
+            "key_01jdq4zk3m0000000000000a",
+            WS_A,
+            "approver",
+            "pager duty",
+            "mgr_7",
+            "AbCd_-12",
+            at(-60),
+            at(3600),
+            at(-30),
+            null);
+    write(
+        tx -> {
+          tx.insertApiKey(approver);
+        });
+    read(
+        tx -> {
+          assertThat(tx.apiKey(approver.keyHash())).contains(approver);
+          assertThat(tx.apiKeyById(WS_A, approver.keyId())).contains(approver);
+          assertThat(tx.apiKeyById(WS_B, approver.keyId())).isEmpty();
+          assertThat(tx.apiKeyById(WS_A, "key_nothing")).isEmpty();
+          return null;
+        });
+  }
+
+  @Test
+  void apiKeysAreListedInKeyIdOrderPageByPageWithinTheirWorkspace() {
+    List<ApiKeyRow> keys = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      keys.add(
+          new ApiKeyRow(
+              String.format("%064x", i + 1),
+              "key_01jdq4zk3m000000000000" + (char) ('e' - i) + "0",
+              WS_A,
+              "agent",
+              null,
+              null,
+              "prefix0" + i,
+              at(i),
+              null,
+              null,
+              null));
+    }
+    write(
+        tx -> {
+          keys.forEach(tx::insertApiKey);
+          tx.insertApiKey(apiKey("ee".repeat(32), WS_B, T0));
+        });
+    List<ApiKeyRow> sorted =
+        keys.stream().sorted(java.util.Comparator.comparing(ApiKeyRow::keyId)).toList();
+    read(
+        tx -> {
+          Page<ApiKeyRow> first = tx.listApiKeys(WS_A, PageRequest.first(3));
+          assertThat(first.items()).containsExactlyElementsOf(sorted.subList(0, 3));
+          assertThat(first.hasMore()).isTrue();
+          Page<ApiKeyRow> rest = tx.listApiKeys(WS_A, new PageRequest(sorted.get(2).keyId(), 3));
+          assertThat(rest.items()).containsExactlyElementsOf(sorted.subList(3, 5));
+          assertThat(rest.hasMore()).isFalse();
+          return null;
+        });
+  }
+
+  @Test
+  void aKeyIsRevokedOnceAndOnlyInItsWorkspace() {
+    ApiKeyRow k = apiKey("d4".repeat(32), WS_A, T0);
+    ApiKeyRow other = apiKey("d5".repeat(32), WS_A, T0);
+    write(
+        tx -> {
+          tx.insertApiKey(k);
+          tx.insertApiKey(other);
+        });
+    assertThat(read((Tx tx) -> tx.revokedApiKeys(List.of(k.keyHash(), other.keyHash())))).isEmpty();
+    assertThat((boolean) store.inTransaction(tx -> tx.revokeApiKey(WS_B, k.keyId(), at(5))))
+        .isFalse();
+    assertThat((boolean) store.inTransaction(tx -> tx.revokeApiKey(WS_A, k.keyId(), at(5))))
+        .isTrue();
+    assertThat((boolean) store.inTransaction(tx -> tx.revokeApiKey(WS_A, k.keyId(), at(9))))
+        .isFalse();
+    read(
+        tx -> {
+          assertThat(tx.apiKey(k.keyHash())).contains(k.revokedAt(at(5)));
+          assertThat(tx.apiKey(other.keyHash())).contains(other);
+          return null;
+        });
+    // More hashes than one query takes, most of them unknown.
+    List<String> asked = new ArrayList<>();
+    for (int i = 0; i < 150; i++) {
+      asked.add(String.format("%064x", 1000 + i));
+    }
+    asked.add(75, k.keyHash());
+    asked.add(other.keyHash());
+    assertThat(read((Tx tx) -> tx.revokedApiKeys(asked))).containsExactly(k.keyHash());
+  }
+
+  @Test
+  void aKeysUseIsRecordedAtMostOncePerIntervalAndFillsAnUnknownPrefix() {
+    ApiKeyRow k = apiKey("e6".repeat(32), WS_A, T0);
+    Duration minute = Duration.ofSeconds(60);
+    write(tx -> tx.insertApiKey(k));
+    write(
+        tx ->
+            tx.recordApiKeyUses(
+                List.of(new ApiKeyRow.Use(k.keyHash(), at(10), "Zz012345")), minute));
+    assertThat(read((Tx tx) -> tx.apiKey(k.keyHash())).orElseThrow())
+        .isEqualTo(k.usedAt(at(10), "Zz012345"));
+    // 59 s later: not written; 60 s later: written, the known prefix kept.
+    write(
+        tx ->
+            tx.recordApiKeyUses(
+                List.of(new ApiKeyRow.Use(k.keyHash(), at(69), "other000")), minute));
+    assertThat(read((Tx tx) -> tx.apiKey(k.keyHash())).orElseThrow().lastUsedAt())
+        .isEqualTo(at(10));
+    write(
+        tx ->
+            tx.recordApiKeyUses(
+                List.of(new ApiKeyRow.Use(k.keyHash(), at(71), "other000")), minute));
+    ApiKeyRow used = read((Tx tx) -> tx.apiKey(k.keyHash())).orElseThrow();
+    assertThat(used.lastUsedAt()).isEqualTo(at(71));
+    assertThat(used.prefix()).isEqualTo("Zz012345");
+  }
+
   @Test
   void apiKeysAreFoundByHash() {
-    ApiKeyRow k1 = new ApiKeyRow("0f".repeat(32), WS_A, Instant.parse("2026-11-22T10:00:00.007Z"));
-    ApiKeyRow k2 = new ApiKeyRow("a1".repeat(32), WS_B, T0);
+    ApiKeyRow k1 = apiKey("0f".repeat(32), WS_A, Instant.parse("2026-11-22T10:00:00.007Z"));
+    ApiKeyRow k2 = apiKey("a1".repeat(32), WS_B, T0);
     write(
         tx -> {
           tx.insertApiKey(k1);
@@ -2522,7 +2651,7 @@ public abstract class StoreConformance {
                 store.inTransaction(
                     tx -> {
                       tx.insertWorkspace(new WorkspaceRow(WS_B, "free", T0));
-                      tx.insertApiKey(new ApiKeyRow("b".repeat(64), WS_B, T0));
+                      tx.insertApiKey(apiKey("b".repeat(64), WS_B, T0));
                       tx.insertSigningKey(signingKey(WS_B, "ws_b/01jdq4zk3m0001", 9, T0));
                       tx.updateSigningKey(
                           signingKey(WS_A, "ws_a/01jdq4zk3m0001", 3, at(-3400)).retiredAt(T0));

@@ -28,13 +28,18 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The {@link Tx} of a JDBC store: each method is one SQL statement on the transaction's connection.
@@ -336,21 +341,112 @@ abstract class JdbcTx implements Tx {
     advisoryLock("pg_advisory_xact_lock_shared", name);
   }
 
+  private static final String API_KEY_COLUMNS =
+      "key_hash, key_id, workspace_id, role, name, approver_id, prefix, created_at, expires_at,"
+          + " last_used_at, revoked_at";
+
+  private static ApiKeyRow apiKeyRow(ResultSet rs) throws SQLException {
+    return new ApiKeyRow(
+        rs.getString(1),
+        rs.getString(2),
+        rs.getString(3),
+        rs.getString(4),
+        rs.getString(5),
+        rs.getString(6),
+        rs.getString(7),
+        instant(rs, 8),
+        instant(rs, 9),
+        instant(rs, 10),
+        instant(rs, 11));
+  }
+
   @Override
   public Optional<ApiKeyRow> apiKey(String keyHash) {
     return one(
-        "SELECT key_hash, workspace_id, created_at FROM api_keys WHERE key_hash = ?",
-        rs -> new ApiKeyRow(rs.getString(1), rs.getString(2), instant(rs, 3)),
+        "SELECT " + API_KEY_COLUMNS + " FROM api_keys WHERE key_hash = ?",
+        JdbcTx::apiKeyRow,
         keyHash);
+  }
+
+  @Override
+  public Optional<ApiKeyRow> apiKeyById(String workspaceId, String keyId) {
+    return one(
+        "SELECT " + API_KEY_COLUMNS + " FROM api_keys WHERE workspace_id = ? AND key_id = ?",
+        JdbcTx::apiKeyRow,
+        workspaceId,
+        keyId);
   }
 
   @Override
   public void insertApiKey(ApiKeyRow row) {
     update(
-        "INSERT INTO api_keys (key_hash, workspace_id, created_at) VALUES (?, ?, ?)",
+        "INSERT INTO api_keys (" + API_KEY_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         row.keyHash(),
+        row.keyId(),
         row.workspaceId(),
-        row.createdAt());
+        row.role(),
+        row.name(),
+        row.approverId(),
+        row.prefix(),
+        row.createdAt(),
+        millis(row.expiresAt()),
+        millis(row.lastUsedAt()),
+        millis(row.revokedAt()));
+  }
+
+  @Override
+  public Page<ApiKeyRow> listApiKeys(String workspaceId, PageRequest page) {
+    StringBuilder sql =
+        new StringBuilder("SELECT " + API_KEY_COLUMNS + " FROM api_keys WHERE workspace_id = ?");
+    List<Object> params = new ArrayList<>(List.of(workspaceId));
+    afterAndLimit(sql, params, "key_id", page.after(), page.limit());
+    return page(query(sql.toString(), JdbcTx::apiKeyRow, params.toArray()), page.limit());
+  }
+
+  @Override
+  public boolean revokeApiKey(String workspaceId, String keyId, Instant at) {
+    return update(
+            "UPDATE api_keys SET revoked_at = ? WHERE workspace_id = ? AND key_id = ?"
+                + " AND revoked_at IS NULL",
+            at,
+            workspaceId,
+            keyId)
+        == 1;
+  }
+
+  /** Hashes per revocation query; shorter lists are padded, so there is one statement text. */
+  private static final int REVOKED_BATCH = 64;
+
+  private static final String REVOKED_SQL =
+      "SELECT key_hash FROM api_keys WHERE revoked_at IS NOT NULL AND key_hash IN ("
+          + String.join(", ", Collections.nCopies(REVOKED_BATCH, "?"))
+          + ")";
+
+  @Override
+  public Set<String> revokedApiKeys(Collection<String> keyHashes) {
+    Set<String> revoked = new HashSet<>();
+    List<String> all = List.copyOf(keyHashes);
+    for (int from = 0; from < all.size(); from += REVOKED_BATCH) {
+      Object[] params = new Object[REVOKED_BATCH];
+      for (int i = 0; i < REVOKED_BATCH; i++) {
+        params[i] = all.get(Math.min(from + i, all.size() - 1));
+      }
+      revoked.addAll(query(REVOKED_SQL, rs -> rs.getString(1), params));
+    }
+    return revoked;
+  }
+
+  @Override
+  public void recordApiKeyUses(List<ApiKeyRow.Use> uses, Duration minInterval) {
+    for (ApiKeyRow.Use use : uses) {
+      update(
+          "UPDATE api_keys SET last_used_at = ?, prefix = COALESCE(prefix, ?) WHERE key_hash = ?"
+              + " AND (last_used_at IS NULL OR last_used_at < ?)",
+          use.at(),
+          use.prefix(),
+          use.keyHash(),
+          use.at().minus(minInterval));
+    }
   }
 
   private static String seedAad(String workspaceId, String keyId) {

@@ -1,0 +1,23 @@
+package dev.agentauth.model;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.time.Instant;
+
+/**
+ * Body of {@code POST /v1/api-keys} and {@code POST /admin/v1/workspaces/{id}/api-keys}. Every
+ * member is optional, except {@code approverId} for the {@code approver} role (and only there).
+ * {@code null} members mean absent and are omitted when written.
+ *
+ * @param role what the key may call; {@code full} when absent
+ * @param name 1–100 characters, to recognise the key in listings
+ * @param approverId the id an {@code approver} key resolves escalations under (same rules as {@code
+ *     resolved_by})
+ * @param expiresAt when the key stops working; must be in the future
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record CreateApiKeyRequest(
+    @JsonProperty("role") ApiKeyRole role,
+    @JsonProperty("name") String name,
+    @JsonProperty("approver_id") String approverId,
+    @JsonProperty("expires_at") Instant expiresAt) {}
