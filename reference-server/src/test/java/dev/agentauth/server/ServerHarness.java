@@ -187,6 +187,22 @@ public final class ServerHarness implements AutoCloseable {
     return k.body().path("api_key").asText();
   }
 
+  /**
+   * Creates an API key in the bootstrap workspace through the admin API from a creation body (such
+   * as {@code {"role":"agent"}}) and returns the 201 body, secret included.
+   */
+  public JsonNode newKey(String bodyJson) {
+    Resp k =
+        send(
+            "POST",
+            "/admin/v1/workspaces/" + workspaceId() + "/api-keys",
+            bodyJson,
+            ADMIN_TOKEN,
+            Map.of());
+    assertThat(k.status()).as(k.raw()).isEqualTo(201);
+    return k.body();
+  }
+
   /** Switches the API key used by {@link #get}, {@link #post} and friends. */
   public void useApiKey(String key) {
     this.apiKey = key;
