@@ -241,7 +241,7 @@ public final class AgentAuthServer implements AutoCloseable {
   }
 
   /** Whether {@code host} names only this machine (a loopback name or address). */
-  static boolean isLoopback(String host) {
+  public static boolean isLoopback(String host) {
     String h =
         host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
     if (h.equalsIgnoreCase("localhost")) {

@@ -240,7 +240,7 @@ public final class MemoryStore implements Store {
         ApiKeyRow row = apiKeys.get(use.keyHash());
         if (row != null
             && (row.lastUsedAt() == null
-                || row.lastUsedAt().isBefore(use.at().minus(minInterval)))) {
+                || !row.lastUsedAt().isAfter(use.at().minus(minInterval)))) {
           put(apiKeys, row.keyHash(), row.usedAt(use.at(), use.prefix()));
         }
       }

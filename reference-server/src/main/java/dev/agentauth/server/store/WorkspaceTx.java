@@ -49,8 +49,8 @@ public interface WorkspaceTx {
   Set<String> revokedApiKeys(Collection<String> keyHashes);
 
   /**
-   * Records uses of keys: sets {@code last_used_at} where it is unset or older than {@code use.at()
-   * - minInterval}, and fills in an unknown prefix.
+   * Records uses of keys: sets {@code last_used_at} where it is unset or at least {@code
+   * minInterval} before the use, and fills in an unknown prefix.
    */
   void recordApiKeyUses(List<ApiKeyRow.Use> uses, Duration minInterval);
 

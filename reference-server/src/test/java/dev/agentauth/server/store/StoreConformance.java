@@ -710,9 +710,9 @@ public abstract class StoreConformance {
     write(
         tx ->
             tx.recordApiKeyUses(
-                List.of(new ApiKeyRow.Use(k.keyHash(), at(71), "other000")), minute));
+                List.of(new ApiKeyRow.Use(k.keyHash(), at(70), "other000")), minute));
     ApiKeyRow used = read((Tx tx) -> tx.apiKey(k.keyHash())).orElseThrow();
-    assertThat(used.lastUsedAt()).isEqualTo(at(71));
+    assertThat(used.lastUsedAt()).isEqualTo(at(70));
     assertThat(used.prefix()).isEqualTo("Zz012345");
   }
 

@@ -441,7 +441,7 @@ abstract class JdbcTx implements Tx {
     for (ApiKeyRow.Use use : uses) {
       update(
           "UPDATE api_keys SET last_used_at = ?, prefix = COALESCE(prefix, ?) WHERE key_hash = ?"
-              + " AND (last_used_at IS NULL OR last_used_at < ?)",
+              + " AND (last_used_at IS NULL OR last_used_at <= ?)",
           use.at(),
           use.prefix(),
           use.keyHash(),
