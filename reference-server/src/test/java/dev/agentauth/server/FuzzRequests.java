@@ -40,6 +40,7 @@ final class FuzzRequests {
   /** Who a route expects: nobody, a workspace API key, or the admin token. */
   enum Caller {
     NONE,
+    METRICS,
     API,
     ADMIN
   }
@@ -57,14 +58,15 @@ final class FuzzRequests {
     EMPTY,
     TOMBSTONE,
     CREATE_WS,
-    CLOCK
+    CLOCK,
+    API_KEY
   }
 
   /** Every route of {@code Api}, plus a path nobody serves. */
   enum Route {
     HEALTH("GET", "/healthz", Caller.NONE, BodyKind.NONE, 2),
     READY("GET", "/readyz", Caller.NONE, BodyKind.NONE, 2),
-    METRICS("GET", "/metrics", Caller.NONE, BodyKind.NONE, 1),
+    METRICS("GET", "/metrics", Caller.METRICS, BodyKind.NONE, 1),
     AUTH_CREATE("POST", "/v1/authorizations", Caller.API, BodyKind.CREATE_AUTH, 16),
     AUTH_LIST("GET", "/v1/authorizations", Caller.API, BodyKind.NONE, 4),
     AUTH_GET("GET", "/v1/authorizations/{AUTH}", Caller.API, BodyKind.NONE, 4),
@@ -85,7 +87,14 @@ final class FuzzRequests {
     RECEIPT_GET("GET", "/v1/receipts/{RECEIPT}", Caller.API, BodyKind.NONE, 4),
     KEYS("GET", "/v1/workspaces/{WS}/keys", Caller.NONE, BodyKind.NONE, 3),
     ADMIN_WORKSPACE("POST", "/admin/v1/workspaces", Caller.ADMIN, BodyKind.CREATE_WS, 4),
-    ADMIN_API_KEY("POST", "/admin/v1/workspaces/{WS}/api-keys", Caller.ADMIN, BodyKind.NONE, 3),
+    API_KEY_CREATE("POST", "/v1/api-keys", Caller.API, BodyKind.API_KEY, 3),
+    API_KEY_LIST("GET", "/v1/api-keys", Caller.API, BodyKind.NONE, 2),
+    API_KEY_CURRENT("GET", "/v1/api-keys/current", Caller.API, BodyKind.NONE, 2),
+    API_KEY_REVOKE("DELETE", "/v1/api-keys/{KEY}", Caller.API, BodyKind.EMPTY, 2),
+    ADMIN_API_KEY("POST", "/admin/v1/workspaces/{WS}/api-keys", Caller.ADMIN, BodyKind.API_KEY, 3),
+    ADMIN_API_KEY_LIST("GET", "/admin/v1/workspaces/{WS}/api-keys", Caller.ADMIN, BodyKind.NONE, 2),
+    ADMIN_API_KEY_REVOKE(
+        "DELETE", "/admin/v1/workspaces/{WS}/api-keys/{KEY}", Caller.ADMIN, BodyKind.EMPTY, 2),
     ADMIN_ROTATE(
         "POST", "/admin/v1/workspaces/{WS}/signing-keys/rotate", Caller.ADMIN, BodyKind.NONE, 1),
     ADMIN_CLOCK("POST", "/admin/v1/clock", Caller.ADMIN, BodyKind.CLOCK, 4),
@@ -135,6 +144,7 @@ final class FuzzRequests {
     final List<String> bundles = new ArrayList<>();
     final List<String> receipts = new ArrayList<>();
     final List<String> workspaces = new ArrayList<>(List.of("ws_local"));
+    final List<String> apiKeys = new ArrayList<>();
 
     static void add(List<String> list, String id) {
       if (id != null && !id.isEmpty() && !list.contains(id)) {
@@ -264,6 +274,7 @@ final class FuzzRequests {
           .replace("@BUNDLE@", Known.pick(known.bundles, pick, "bundle_unknown"))
           .replace("@RECEIPT@", Known.pick(known.receipts, pick, "01JZZZZZZZZZZZZZZZZZZZZZZZ"))
           .replace("@WS@", Known.pick(known.workspaces, pick, "ws_local"))
+          .replace("@KEY@", Known.pick(known.apiKeys, pick, "key_unknown"))
           .replace("@APIKEY@", apiKey)
           .replace("@ADMIN@", adminToken);
     }
@@ -474,6 +485,12 @@ final class FuzzRequests {
 
   private static Gen<String> path(Route route, boolean valid) {
     String template = route.path;
+    // Every id but the last is a known one; the last may be fuzzed.
+    int last = template.lastIndexOf('{');
+    if (last > 0) {
+      template =
+          template.substring(0, last).replaceAll("\\{([A-Z]+)}", "@$1@") + template.substring(last);
+    }
     int open = template.indexOf('{');
     Gen<String> known;
     if (open < 0) {
@@ -619,7 +636,7 @@ final class FuzzRequests {
     return switch (route.caller) {
       case API -> Gen.just("Authorization: Bearer @APIKEY@");
       case ADMIN -> Gen.just("Authorization: Bearer @ADMIN@");
-      case NONE -> Gen.just("");
+      case NONE, METRICS -> Gen.just("");
     };
   }
 
@@ -1270,6 +1287,18 @@ final class FuzzRequests {
                   (k, plan) ->
                       NODES.objectNode().put("workspace_id", "ws_fz_" + k).put("plan", plan));
       case CLOCK -> Gen.just(NODES.objectNode().put("advance_seconds", 0));
+      case API_KEY ->
+          Gen.combine(
+                  Gen.of("full", "app", "agent", "approver", "auditor"),
+                  Gen.integers().between(0, 99))
+              .as(
+                  (role, k) -> {
+                    ObjectNode o = NODES.objectNode().put("role", role).put("name", "key " + k);
+                    if (role.equals("approver")) {
+                      o.put("approver_id", "appr_" + k);
+                    }
+                    return o;
+                  });
     };
   }
 

@@ -213,6 +213,8 @@ class HttpFuzzIT {
       case AUTH_CREATE -> Known.add(known.auths, body.path("authorization_id").asText(null));
       case BUNDLE_CREATE -> Known.add(known.bundles, body.path("id").asText(null));
       case ADMIN_WORKSPACE -> Known.add(known.workspaces, body.path("workspace_id").asText(null));
+      case API_KEY_CREATE, ADMIN_API_KEY ->
+          Known.add(known.apiKeys, body.path("key_id").asText(null));
       case CHECK ->
           body.path("results")
               .forEach(
