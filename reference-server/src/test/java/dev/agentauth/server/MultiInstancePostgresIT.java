@@ -92,8 +92,8 @@ class MultiInstancePostgresIT {
     }
   }
 
-  @Test
-  void twoInstancesShareLimitsIdempotencyAndSignEachReceiptOnce() throws Exception {
+  /** Starts two server processes on the test database; returns their base URLs. */
+  private List<String> twoInstances() throws Exception {
     byte[] raw = new byte[32];
     new SecureRandom().nextBytes(raw);
     Path masterKey = dir.resolve("master.key");
@@ -115,6 +115,61 @@ class MultiInstancePostgresIT {
       children.add(child);
       bases.add(child.awaitReady());
     }
+    return bases;
+  }
+
+  @Test
+  void aKeyRevokedOnOneInstanceIsRefusedByTheOtherWithinASecond() throws Exception {
+    List<String> bases = twoInstances();
+    long worst = 0;
+    for (int round = 0; round < 3; round++) {
+      JsonNode created =
+          call("POST", bases.get(0) + "/v1/api-keys", "{\"role\":\"agent\"}", 201, Map.of()).body();
+      String agent = created.path("api_key").asText();
+      String keyId = created.path("key_id").asText();
+      // The other instance knows the key (and caches it).
+      for (int i = 0; i < 3; i++) {
+        assertThat(as(agent, bases.get(1) + "/v1/api-keys/current").status()).isEqualTo(200);
+      }
+      call("DELETE", bases.get(0) + "/v1/api-keys/" + keyId, null, 200, Map.of());
+      long revoked = System.nanoTime();
+      // The revoking instance refuses it at once.
+      assertThat(as(agent, bases.get(0) + "/v1/api-keys/current").status()).isEqualTo(401);
+      // The other within a second, and from then on every time.
+      long refusedAfter = -1;
+      while (System.nanoTime() - revoked < Duration.ofSeconds(3).toNanos()) {
+        if (as(agent, bases.get(1) + "/v1/api-keys/current").status() == 401) {
+          refusedAfter = System.nanoTime() - revoked;
+          break;
+        }
+        LockSupport.parkNanos(Duration.ofMillis(5).toNanos());
+      }
+      assertThat(refusedAfter).as("refused by the other instance").isPositive();
+      for (int i = 0; i < 5; i++) {
+        assertThat(as(agent, bases.get(1) + "/v1/api-keys/current").status()).isEqualTo(401);
+      }
+      worst = Math.max(worst, refusedAfter);
+    }
+    System.out.printf(
+        "MultiInstancePostgresIT: revocation reached the other instance within %d ms%n",
+        worst / 1_000_000);
+    assertThat(Duration.ofNanos(worst)).isLessThan(Duration.ofSeconds(1));
+  }
+
+  private Resp as(String key, String url) {
+    try {
+      return ServerMainIT.send(http, "GET", url, null, key, Map.of());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
+  void twoInstancesShareLimitsIdempotencyAndSignEachReceiptOnce() throws Exception {
+    List<String> bases = twoInstances();
 
     String counted =
         authorize(
