@@ -36,6 +36,7 @@ public final class AgentAuthAsyncClient {
   private final EscalationServiceAsync escalations;
   private final ReceiptServiceAsync receipts;
   private final TombstoneServiceAsync tombstones;
+  private final ApiKeyServiceAsync apiKeys;
   private final WorkspaceServiceAsync workspaces;
 
   AgentAuthAsyncClient(Transport transport, FallbackPolicy fallback) {
@@ -47,6 +48,7 @@ public final class AgentAuthAsyncClient {
     this.escalations = new EscalationServiceAsync(transport);
     this.receipts = new ReceiptServiceAsync(transport);
     this.tombstones = new TombstoneServiceAsync(transport);
+    this.apiKeys = new ApiKeyServiceAsync(transport);
     this.workspaces = new WorkspaceServiceAsync(transport);
   }
 
@@ -78,6 +80,14 @@ public final class AgentAuthAsyncClient {
   /** Returns the tombstone operations. */
   public TombstoneServiceAsync tombstones() {
     return tombstones;
+  }
+
+  /**
+   * Returns the API key operations ({@code /v1/api-keys}): create, list and revoke need a {@code
+   * full} key; the calling key's own record needs any.
+   */
+  public ApiKeyServiceAsync apiKeys() {
+    return apiKeys;
   }
 
   /** Returns the public workspace operations. */

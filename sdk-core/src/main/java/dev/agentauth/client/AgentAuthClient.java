@@ -76,6 +76,7 @@ public final class AgentAuthClient {
   private final EscalationService escalations;
   private final ReceiptService receipts;
   private final TombstoneService tombstones;
+  private final ApiKeyService apiKeys;
   private final WorkspaceService workspaces;
   private final AgentAuthAsyncClient async;
 
@@ -90,6 +91,7 @@ public final class AgentAuthClient {
     this.escalations = new EscalationService(transport);
     this.receipts = new ReceiptService(transport);
     this.tombstones = new TombstoneService(transport);
+    this.apiKeys = new ApiKeyService(transport);
     this.workspaces = new WorkspaceService(transport);
     this.async = new AgentAuthAsyncClient(transport, fallback);
   }
@@ -135,6 +137,14 @@ public final class AgentAuthClient {
   /** Returns the tombstone operations ({@code /v1/tombstones}). */
   public TombstoneService tombstones() {
     return tombstones;
+  }
+
+  /**
+   * Returns the API key operations ({@code /v1/api-keys}): create, list and revoke need a {@code
+   * full} key; the calling key's own record needs any.
+   */
+  public ApiKeyService apiKeys() {
+    return apiKeys;
   }
 
   /** Returns the public workspace operations (keys; sent without the API key). */

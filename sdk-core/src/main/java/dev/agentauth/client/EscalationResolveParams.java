@@ -13,6 +13,8 @@ import java.util.Objects;
  * <pre>{@code
  * client.escalations().resolve(escalationId,
  *     EscalationResolveParams.approve("approver_7").withNote("ticket SEC-112"));
+ * // with an approver key, which resolves under its own approver_id:
+ * approverClient.escalations().resolve(escalationId, EscalationResolveParams.approve());
  * }</pre>
  *
  * <p>Immutable and thread-safe.
@@ -40,6 +42,25 @@ public final class EscalationResolveParams {
    */
   public static EscalationResolveParams reject(String resolvedBy) {
     return of(Resolution.REJECTED, resolvedBy);
+  }
+
+  /**
+   * Returns an approval without {@code resolved_by}, for an {@code approver} API key: the service
+   * records the key's own {@code approver_id}. A {@code full} key must name the approver ({@link
+   * #approve(String)}); the service answers it 400.
+   */
+  public static EscalationResolveParams approve() {
+    return new EscalationResolveParams(
+        new EscalationResolveRequest(Resolution.APPROVED, null, null));
+  }
+
+  /**
+   * Returns a rejection without {@code resolved_by}, for an {@code approver} API key: the service
+   * records the key's own {@code approver_id}.
+   */
+  public static EscalationResolveParams reject() {
+    return new EscalationResolveParams(
+        new EscalationResolveRequest(Resolution.REJECTED, null, null));
   }
 
   /**

@@ -22,6 +22,7 @@ class ResponseHandlingTest extends MockServerSupport {
         Arguments.of(400, "problem-invalid-request.json", BadRequestException.class),
         Arguments.of(401, "problem-unauthenticated.json", AuthenticationException.class),
         Arguments.of(402, "problem-plan-required.json", PlanRequiredException.class),
+        Arguments.of(403, "problem-forbidden.json", ForbiddenException.class),
         Arguments.of(404, "problem-not-found.json", NotFoundException.class),
         Arguments.of(409, "problem-already-revoked.json", ConflictException.class),
         Arguments.of(410, "problem-nonce-gone.json", GoneException.class),
@@ -93,14 +94,14 @@ class ResponseHandlingTest extends MockServerSupport {
   void jsonErrorBodyThatIsNotAProblemIsDescribed() {
     server.enqueue(
         new MockResponse.Builder()
-            .code(403)
+            .code(418)
             .addHeader("Content-Type", "application/json")
             .body("{\"error\":\"forbidden by policy\"}")
             .build());
 
     assertThatThrownBy(() -> client.tombstones().list())
         .isExactlyInstanceOf(ApiException.class)
-        .hasMessageContaining("HTTP 403; expected an application/problem+json body")
+        .hasMessageContaining("HTTP 418; expected an application/problem+json body")
         .hasMessageContaining("forbidden by policy");
   }
 

@@ -32,6 +32,7 @@ public final class ApiRequest<T> {
   final boolean authenticated;
   final Kind kind;
   final boolean waitForReceipt;
+  final boolean repeatable;
 
   private ApiRequest(Builder<T> b) {
     this.method = b.method;
@@ -45,6 +46,7 @@ public final class ApiRequest<T> {
     this.authenticated = b.authenticated;
     this.kind = b.kind;
     this.waitForReceipt = b.waitForReceipt;
+    this.repeatable = b.repeatable;
   }
 
   /**
@@ -101,9 +103,17 @@ public final class ApiRequest<T> {
     return waitForReceipt;
   }
 
-  /** Returns whether this call carries an {@code Idempotency-Key} (every POST and DELETE). */
+  /**
+   * Returns whether this call carries an {@code Idempotency-Key}: every POST and DELETE that may be
+   * repeated.
+   */
   public boolean idempotent() {
-    return method.equals("POST") || method.equals("DELETE");
+    return repeatable && (method.equals("POST") || method.equals("DELETE"));
+  }
+
+  /** Returns whether this call may be sent more than once (retried); false only when marked so. */
+  public boolean repeatable() {
+    return repeatable;
   }
 
   /**
@@ -123,6 +133,7 @@ public final class ApiRequest<T> {
     private boolean authenticated = true;
     private Kind kind = Kind.STANDARD;
     private boolean waitForReceipt;
+    private boolean repeatable = true;
 
     private Builder(String method, String template, Class<T> responseType, List<String> segments) {
       this.method = Objects.requireNonNull(method, "method");
@@ -172,6 +183,15 @@ public final class ApiRequest<T> {
       if (wait) {
         query.put("wait", "true");
       }
+      return this;
+    }
+
+    /**
+     * Marks a call that must be sent at most once and carries no {@code Idempotency-Key}: its
+     * effect cannot be replayed (creating an API key).
+     */
+    public Builder<T> unrepeatable() {
+      this.repeatable = false;
       return this;
     }
 

@@ -1,5 +1,6 @@
 package dev.agentauth.client.internal;
 
+import dev.agentauth.client.ApiKeyCreateParams;
 import dev.agentauth.client.AuthorizationCreateParams;
 import dev.agentauth.client.AuthorizationListParams;
 import dev.agentauth.client.AuthorizationRevokeParams;
@@ -9,6 +10,8 @@ import dev.agentauth.client.EscalationListParams;
 import dev.agentauth.client.EscalationResolveParams;
 import dev.agentauth.client.ListParams;
 import dev.agentauth.client.ReceiptListParams;
+import dev.agentauth.model.ApiKey;
+import dev.agentauth.model.ApiKeyPage;
 import dev.agentauth.model.Authorization;
 import dev.agentauth.model.AuthorizationPage;
 import dev.agentauth.model.Bundle;
@@ -254,6 +257,41 @@ public final class Endpoints {
     Objects.requireNonNull(p, "params");
     return ApiRequest.of("GET", "/v1/tombstones", TombstonePage.class, V1, "tombstones")
         .query(p.toQuery())
+        .build();
+  }
+
+  /** {@code POST /v1/api-keys}: no Idempotency-Key, never retried (the answer holds a secret). */
+  public static ApiRequest<ApiKey> createApiKey(ApiKeyCreateParams p) {
+    Objects.requireNonNull(p, "params");
+    return ApiRequest.of("POST", "/v1/api-keys", ApiKey.class, V1, "api-keys")
+        .body(p.body())
+        .unrepeatable()
+        .build();
+  }
+
+  /** {@code GET /v1/api-keys}. */
+  public static ApiRequest<ApiKeyPage> listApiKeys(ListParams p) {
+    Objects.requireNonNull(p, "params");
+    return ApiRequest.of("GET", "/v1/api-keys", ApiKeyPage.class, V1, "api-keys")
+        .query(p.toQuery())
+        .build();
+  }
+
+  /** {@code GET /v1/api-keys/current}. */
+  public static ApiRequest<ApiKey> currentApiKey() {
+    return ApiRequest.of("GET", "/v1/api-keys/current", ApiKey.class, V1, "api-keys", "current")
+        .build();
+  }
+
+  /** {@code DELETE /v1/api-keys/{key_id}}. */
+  public static ApiRequest<ApiKey> revokeApiKey(String keyId) {
+    return ApiRequest.of(
+            "DELETE",
+            "/v1/api-keys/{key_id}",
+            ApiKey.class,
+            V1,
+            "api-keys",
+            Validation.id(keyId, "key id"))
         .build();
   }
 

@@ -6,6 +6,7 @@ import dev.agentauth.client.AuthenticationException;
 import dev.agentauth.client.BadRequestException;
 import dev.agentauth.client.ConflictException;
 import dev.agentauth.client.ConnectionException;
+import dev.agentauth.client.ForbiddenException;
 import dev.agentauth.client.GoneException;
 import dev.agentauth.client.MalformedResponseException;
 import dev.agentauth.client.NotFoundException;
@@ -187,6 +188,8 @@ public final class Errors {
         return new AuthenticationException(message, status, problem, requestId);
       case 402:
         return new PlanRequiredException(message, status, problem, requestId);
+      case 403:
+        return new ForbiddenException(message, status, problem, requestId);
       case 404:
         return new NotFoundException(message, status, problem, requestId);
       case 409:

@@ -39,7 +39,9 @@ import okhttp3.ResponseBody;
  *       jittered exponential {@link Backoff}. A wait that would outlast the deadline ends the call
  *       with the last failure.
  *   <li>POST and DELETE carry one {@code Idempotency-Key} per logical call, the caller's or a
- *       random UUID, identical on every attempt.
+ *       random UUID, identical on every attempt. The one exception, creating an API key, has no key
+ *       (its answer holds a secret the service never stores, so it cannot be replayed) and is sent
+ *       once, never retried.
  * </ul>
  */
 public final class Transport {
@@ -270,8 +272,13 @@ public final class Transport {
       this.timeout =
           this.options.timeout() != null ? this.options.timeout() : defaultTimeout(request);
       this.deadlineNanos = config.timing().nanoTime() + timeout.toNanos();
-      this.maxRetries =
-          this.options.maxRetries() != null ? this.options.maxRetries() : config.maxRetries();
+      if (!request.repeatable()) {
+        // Sent at most once: a retry could act twice, and nothing would tell.
+        this.maxRetries = 0;
+      } else {
+        this.maxRetries =
+            this.options.maxRetries() != null ? this.options.maxRetries() : config.maxRetries();
+      }
       this.httpRequest = buildRequest();
     }
 

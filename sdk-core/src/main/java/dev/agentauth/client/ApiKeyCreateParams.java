@@ -1,0 +1,92 @@
+package dev.agentauth.client;
+
+import dev.agentauth.client.internal.Validation;
+import dev.agentauth.model.ApiKeyRole;
+import dev.agentauth.model.CreateApiKeyRequest;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A validated {@code POST /v1/api-keys} body: the new key's role, and optionally a name and an
+ * expiry. Give each integration the least role it needs: an MCP tool server or agent runtime {@code
+ * agent}, the application that grants and confirms {@code app}, approvers {@code approver} (with
+ * their approver id), auditors {@code auditor}.
+ *
+ * <pre>{@code
+ * ApiKey key = client.apiKeys().create(
+ *     ApiKeyCreateParams.of(ApiKeyRole.AGENT).withName("mcp-prod"));
+ * String secret = key.apiKey(); // shown only now
+ * }</pre>
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class ApiKeyCreateParams {
+  private static final int MAX_NAME = 100;
+
+  private final CreateApiKeyRequest body;
+
+  private ApiKeyCreateParams(CreateApiKeyRequest body) {
+    this.body = body;
+  }
+
+  /**
+   * Returns the parameters of a key with {@code role}; for {@code approver} use {@link
+   * #approver(String)}.
+   *
+   * @throws IllegalArgumentException if {@code role} is {@code approver}, which needs an approver
+   *     id
+   */
+  public static ApiKeyCreateParams of(ApiKeyRole role) {
+    Objects.requireNonNull(role, "role");
+    if (role.equals(ApiKeyRole.APPROVER)) {
+      throw new IllegalArgumentException(
+          "an approver key needs its approver id: use ApiKeyCreateParams.approver(approverId)");
+    }
+    return new ApiKeyCreateParams(new CreateApiKeyRequest(role, null, null, null));
+  }
+
+  /**
+   * Returns the parameters of an {@code approver} key that resolves escalations as {@code
+   * approverId} (recorded in every resolution receipt it makes).
+   *
+   * @param approverId the approver's opaque id, never an e-mail address or name
+   * @throws IllegalArgumentException if {@code approverId} is blank or a raw e-mail address
+   */
+  public static ApiKeyCreateParams approver(String approverId) {
+    Validation.opaqueId(approverId, "approver_id");
+    return new ApiKeyCreateParams(
+        new CreateApiKeyRequest(ApiKeyRole.APPROVER, null, approverId, null));
+  }
+
+  /**
+   * Returns a copy with a name (1–100 characters) to recognise the key by in listings.
+   *
+   * @throws IllegalArgumentException if {@code name} is empty or longer than 100 characters
+   */
+  public ApiKeyCreateParams withName(String name) {
+    Objects.requireNonNull(name, "name");
+    if (name.isEmpty() || name.length() > MAX_NAME) {
+      throw new IllegalArgumentException(
+          "expected a name of 1-" + MAX_NAME + " characters, found " + name.length());
+    }
+    return new ApiKeyCreateParams(
+        new CreateApiKeyRequest(body.role(), name, body.approverId(), body.expiresAt()));
+  }
+
+  /** Returns a copy whose key stops working at {@code expiresAt} (which must be in the future). */
+  public ApiKeyCreateParams withExpiresAt(Instant expiresAt) {
+    Objects.requireNonNull(expiresAt, "expiresAt");
+    return new ApiKeyCreateParams(
+        new CreateApiKeyRequest(body.role(), body.name(), body.approverId(), expiresAt));
+  }
+
+  /** Returns the request body sent to the service. */
+  public CreateApiKeyRequest body() {
+    return body;
+  }
+
+  @Override
+  public String toString() {
+    return "ApiKeyCreateParams{" + body + "}";
+  }
+}
