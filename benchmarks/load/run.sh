@@ -5,13 +5,14 @@
 #   2. /v1/check saturation rate (single-scope checks) and its ratio to /healthz
 #   3. /v1/check latency (p50/p99) when paced at 5,000/s (half the 10,000/s target; PACED_RATE)
 #   4. pending->signed lag (p50/p99) reported by the server's own metrics
-# Usage: benchmarks/load/run.sh [duration_seconds]   (needs: java 17, wrk, curl, python3)
+# Usage: [JAR=path/to/agentauth-server.jar] benchmarks/load/run.sh [duration_seconds]
+#   (needs: java 17, wrk, curl, python3; JAR compares another build, default this checkout's)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DUR="${1:-15}"
 CONNS="${CONNS:-32}"
 PORT="${PORT:-18181}"
-JAR=reference-server/target/agentauth-server.jar
+JAR="${JAR:-reference-server/target/agentauth-server.jar}"
 KEY="sk_$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=' | head -c 43)"
 command -v wrk >/dev/null || { echo "wrk is required (apt-get install wrk)" >&2; exit 2; }
 [ -f "$JAR" ] || mvn -B -q -pl reference-server -am package -DskipTests
