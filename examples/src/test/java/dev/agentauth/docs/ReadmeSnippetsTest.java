@@ -1,11 +1,16 @@
 package dev.agentauth.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentauth.client.AgentAuthClient;
+import dev.agentauth.client.ApiKeyCreateParams;
+import dev.agentauth.client.AuthenticationException;
 import dev.agentauth.client.AuthorizationCreateParams;
 import dev.agentauth.client.CheckParams;
 import dev.agentauth.client.UserIds;
+import dev.agentauth.model.ApiKey;
+import dev.agentauth.model.ApiKeyRole;
 import dev.agentauth.model.Authorization;
 import dev.agentauth.model.CheckResponse;
 import dev.agentauth.model.CheckResult;
@@ -50,6 +55,37 @@ class ReadmeSnippetsTest {
 
       assertThat(result.decision()).isEqualTo(Decision.CONFIRM);
       assertThat(result.reason()).isEqualTo(Reason.SCOPE_REQUIRES_USER_CONFIRMATION);
+    }
+  }
+
+  @Test
+  void eachIntegrationHoldsTheLeastRoleItNeeds() {
+    try (AgentAuthServer server = AgentAuthServer.builder().port(0).build().start()) {
+      AgentAuthClient admin =
+          AgentAuthClient.builder().baseUrl(server.baseUrl()).apiKey(server.apiKey()).build();
+      // spotless:off
+      // @start region="least-privilege-keys"
+      // With a full key: one key per integration, each with the least role it needs.
+      ApiKey toolServer = admin.apiKeys().create(
+          ApiKeyCreateParams.of(ApiKeyRole.AGENT).withName("mcp-prod"));      // checks only
+      ApiKey app = admin.apiKeys().create(ApiKeyCreateParams.of(ApiKeyRole.APP));
+      ApiKey approver = admin.apiKeys().create(ApiKeyCreateParams.approver("appr_7"));
+      ApiKey auditor = admin.apiKeys().create(ApiKeyCreateParams.of(ApiKeyRole.AUDITOR));
+      // toolServer.apiKey() is shown only now; a leaked key is revoked in one call:
+      admin.apiKeys().revoke(toolServer.keyId());
+      // @end region="least-privilege-keys"
+      // spotless:on
+      assertThat(app.role()).isEqualTo(ApiKeyRole.APP);
+      assertThat(approver.approverId()).isEqualTo("appr_7");
+      assertThat(auditor.apiKey()).startsWith("sk_");
+      AgentAuthClient revoked =
+          AgentAuthClient.builder()
+              .baseUrl(server.baseUrl())
+              .apiKey(toolServer.apiKey())
+              .maxRetries(0)
+              .build();
+      assertThatThrownBy(() -> revoked.apiKeys().current())
+          .isInstanceOf(AuthenticationException.class);
     }
   }
 
