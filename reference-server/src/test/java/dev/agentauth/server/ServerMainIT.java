@@ -529,6 +529,36 @@ class ServerMainIT {
   }
 
   @Test
+  void aServerOnEveryInterfaceWarnsThatItsMetricsArePublicUnlessATokenGuardsThem()
+      throws Exception {
+    List<String> base = List.of("--port", "0", "--host", "0.0.0.0", "--store", "memory");
+    try (Child open = new Child(base, Map.of(), work)) {
+      String url = open.awaitReady();
+      assertThat(send(HTTP, "GET", url + "/metrics", null, null, Map.of()).status()).isEqualTo(200);
+      assertThat(open.terminate()).isZero();
+      assertThat(open.stderr.toString())
+          .contains("without a metrics token: GET /metrics is public")
+          .contains("--metrics-token");
+    }
+    try (Child guarded =
+        new Child(base, Map.of("AGENTAUTH_METRICS_TOKEN", "metrics-token-1"), work)) {
+      String url = guarded.awaitReady();
+      assertThat(send(HTTP, "GET", url + "/metrics", null, null, Map.of()).status()).isEqualTo(401);
+      assertThat(send(HTTP, "GET", url + "/metrics", null, "metrics-token-1", Map.of()).status())
+          .isEqualTo(200);
+      assertThat(guarded.terminate()).isZero();
+      assertThat(guarded.stderr.toString())
+          .doesNotContain("GET /metrics is public")
+          .doesNotContain("metrics-token-1");
+    }
+    try (Child loopback = new Child(List.of("--port", "0", "--store", "memory"), Map.of(), work)) {
+      loopback.awaitReady();
+      assertThat(loopback.terminate()).isZero();
+      assertThat(loopback.stderr.toString()).doesNotContain("GET /metrics is public");
+    }
+  }
+
+  @Test
   void secretsOnTheCommandLineWarnWithoutShowingTheirValues() throws Exception {
     String admin = "admin-secret-on-the-command-line";
     try (Child child =
