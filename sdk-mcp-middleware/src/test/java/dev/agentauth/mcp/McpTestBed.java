@@ -1,8 +1,10 @@
 package dev.agentauth.mcp;
 
 import dev.agentauth.client.AgentAuthClient;
+import dev.agentauth.client.ApiKeyCreateParams;
 import dev.agentauth.client.AuthorizationCreateParams;
 import dev.agentauth.client.FallbackPolicy;
+import dev.agentauth.model.ApiKeyRole;
 import dev.agentauth.server.AgentAuthServer;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -77,10 +79,18 @@ final class McpTestBed implements AutoCloseable {
     authorizationId = authorize("read_inbox", "send_email", "wire_money", "lookup_order");
     asyncAuthorizationId = authorize("read_inbox", "send_email");
     grants.put(USER, authorizationId);
+    // The guards hold what a tool server should: an agent key, which can check and read but
+    // never grant, confirm or approve (decisions.md §15). Setup uses the full key.
+    AgentAuthClient agentClient =
+        client
+            .newBuilder()
+            .apiKey(client.apiKeys().create(ApiKeyCreateParams.of(ApiKeyRole.AGENT)).apiKey())
+            .build();
 
     AgentAuthToolGuard fromContext =
-        guard(client).userIdSource(UserIdSource.transportContext("user_id")).build();
-    AgentAuthToolGuard fromArgument = guard(client).userIdSource(UserIdSource.argument()).build();
+        guard(agentClient).userIdSource(UserIdSource.transportContext("user_id")).build();
+    AgentAuthToolGuard fromArgument =
+        guard(agentClient).userIdSource(UserIdSource.argument()).build();
     AgentAuthClient dead = deadClient();
     List<SyncToolSpecification> tools = new ArrayList<>();
     tools.addAll(
@@ -99,7 +109,7 @@ final class McpTestBed implements AutoCloseable {
     tools.add(downGuard(dead, FallbackPolicy.disabled()).wrap(syncTool(tool("down_disabled"))));
 
     AgentAuthToolGuard asyncGuard =
-        guard(client)
+        guard(agentClient)
             .userIdSource(UserIdSource.transportContext("user_id"))
             .authorizationResolver(
                 (user, tool, args) ->
