@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentauth.verifier.ChainProblem.Kind;
 import dev.agentauth.verifier.ReceiptVerifier.Checked;
 import dev.agentauth.verifier.ReceiptVerifier.Facts;
+import dev.agentauth.verifier.internal.Parallel;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -17,14 +17,15 @@ final class KeysDocument {
 
   /**
    * One published key, decoded (Bouncy Castle caches the decompressed point), with its {@link
-   * KeyFingerprint}.
+   * KeyFingerprint} and the message of a receipt it verified (built once, not per receipt).
    */
   record Key(
       String keyId,
       Ed25519PublicKeyParameters publicKey,
       String fingerprint,
       Instant activeFrom,
-      Instant activeUntil) {
+      Instant activeUntil,
+      String verifiedMessage) {
 
     boolean activeAt(Instant t) {
       return !t.isBefore(activeFrom) && (activeUntil == null || t.isBefore(activeUntil));
@@ -110,7 +111,12 @@ final class KeysDocument {
       }
       Key key =
           new Key(
-              keyId, publicKey, KeyFingerprint.of(publicKey.getEncoded()), activeFrom, activeUntil);
+              keyId,
+              publicKey,
+              KeyFingerprint.of(publicKey.getEncoded()),
+              activeFrom,
+              activeUntil,
+              "verified with key " + keyId);
       byId.put(keyId, key);
       inOrder.add(key);
     }

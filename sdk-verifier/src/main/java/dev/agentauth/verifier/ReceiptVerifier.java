@@ -13,6 +13,7 @@ import static dev.agentauth.verifier.VerificationStep.WORKSPACE;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentauth.verifier.internal.Parallel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -362,6 +363,9 @@ public final class ReceiptVerifier {
     private JsonNode policyVersion;
     private JsonNode policyEval;
     private JsonNode signature;
+    private JsonNode sigAlg;
+    private JsonNode sigKeyId;
+    private JsonNode sigValue;
     private List<String> unknown;
 
     Run(JsonNode receipt) {
@@ -390,7 +394,7 @@ public final class ReceiptVerifier {
                   + Json.show(issuedAt));
         }
         byte[] signatureBytes;
-        String value = signature.get("value").textValue();
+        String value = sigValue.textValue();
         try {
           signatureBytes = Base64Url.decode(value);
         } catch (IllegalArgumentException e) {
@@ -422,10 +426,9 @@ public final class ReceiptVerifier {
         }
 
         step = ALGORITHM;
-        String alg = signature.get("alg").textValue();
+        String alg = sigAlg.textValue();
         if (!ED25519.equals(alg)) {
-          return fail(
-              "signature.alg must be \"Ed25519\"; found " + Json.show(signature.get("alg")));
+          return fail("signature.alg must be \"Ed25519\"; found " + Json.show(sigAlg));
         }
 
         step = TIMESTAMP;
@@ -450,12 +453,12 @@ public final class ReceiptVerifier {
         }
 
         step = KEY_NOT_FOUND;
-        String keyId = signature.get("key_id").textValue();
+        String keyId = sigKeyId.textValue();
         KeysDocument.Key key = keys.keys.get(keyId);
         if (key == null) {
           return fail(
               "no public key found for key_id "
-                  + Json.show(signature.get("key_id"))
+                  + Json.show(sigKeyId)
                   + " in the keys document of workspace "
                   + keys.workspaceId);
         }
@@ -492,7 +495,8 @@ public final class ReceiptVerifier {
                   + keyId
                   + "\"");
         }
-        return new Checked(VerificationResult.success(receiptId, keyId), facts);
+        return new Checked(
+            new VerificationResult(true, null, key.verifiedMessage(), receiptId), facts);
       } catch (RuntimeException | StackOverflowError e) {
         return fail("unexpected error while checking: " + e);
       } finally {
@@ -633,7 +637,9 @@ public final class ReceiptVerifier {
       List<String> extra = null;
       for (Map.Entry<String, JsonNode> e : signature.properties()) {
         switch (e.getKey()) {
-          case "alg", "key_id", "value" -> {}
+          case "alg" -> sigAlg = e.getValue();
+          case "key_id" -> sigKeyId = e.getValue();
+          case "value" -> sigValue = e.getValue();
           default -> {
             if (extra == null) {
               extra = new ArrayList<>(2);
@@ -646,16 +652,16 @@ public final class ReceiptVerifier {
         return "signature has unknown fields: " + extra + " (exactly alg, key_id, value)";
       }
       List<String> missing = null;
-      missing = missing(missing, "alg", signature.get("alg"));
-      missing = missing(missing, "key_id", signature.get("key_id"));
-      missing = missing(missing, "value", signature.get("value"));
+      missing = missing(missing, "alg", sigAlg);
+      missing = missing(missing, "key_id", sigKeyId);
+      missing = missing(missing, "value", sigValue);
       if (missing != null) {
         return "signature missing fields: " + missing;
       }
       String problem;
-      if ((problem = string("signature.alg", signature.get("alg"))) != null
-          || (problem = string("signature.key_id", signature.get("key_id"))) != null
-          || (problem = string("signature.value", signature.get("value"))) != null) {
+      if ((problem = string("signature.alg", sigAlg)) != null
+          || (problem = string("signature.key_id", sigKeyId)) != null
+          || (problem = string("signature.value", sigValue)) != null) {
         return problem;
       }
       return null;

@@ -6,14 +6,13 @@ import dev.agentauth.verifier.ChainReport;
 import dev.agentauth.verifier.ChainVerifier;
 import dev.agentauth.verifier.ReceiptVerifier;
 import dev.agentauth.verifier.VerificationResult;
+import dev.agentauth.verifier.internal.Parallel;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * Verifies every receipt read, and with chains on, each authorization's chain: the receipts that
@@ -83,42 +82,25 @@ final class Audit {
   }
 
   /**
-   * Verifies {@code entries} on {@code threads} threads (the calling thread alone when 1). The
-   * result does not depend on {@code threads}: every receipt's result is computed on its own and
-   * placed at its input index, and chains are checked in order of first appearance.
+   * Verifies {@code entries} on {@code executor}'s threads, or on the calling thread when it is
+   * {@code null}. The result does not depend on the threads: every receipt's result is computed on
+   * its own and placed at its input index, and chains are checked in order of first appearance.
    */
   static Result run(
-      ReceiptVerifier verifier, boolean chains, List<ReceiptEntry> entries, int threads) {
-    if (threads <= 1 || entries.size() <= 1) {
-      return new Audit(verifier, chains, null).run(entries);
-    }
-    ExecutorService pool = Executors.newFixedThreadPool(threads, Audit::daemon);
-    try {
-      return new Audit(verifier, chains, pool).run(entries);
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
-  private static Thread daemon(Runnable task) {
-    Thread t = new Thread(task, "agentauth-verify-worker");
-    t.setDaemon(true);
-    return t;
+      ReceiptVerifier verifier, boolean chains, List<ReceiptEntry> entries, Executor executor) {
+    return new Audit(verifier, chains, executor).run(entries);
   }
 
   private Result run(List<ReceiptEntry> entries) {
     int n = entries.size();
     VerificationResult[] results = new VerificationResult[n];
-    Members[] members = new Members[n];
-    for (int i = 0; i < n; i++) {
-      members[i] = Members.of(entries.get(i));
-    }
+    List<Members> members = Parallel.map(entries, Members::of, executor);
     List<ChainOutcome> chainOutcomes = null;
     int unchained = 0;
     if (chains) {
       Map<String, List<Integer>> groups = new LinkedHashMap<>();
       for (int i = 0; i < n; i++) {
-        String authorizationId = members[i].authorizationId();
+        String authorizationId = members.get(i).authorizationId();
         if (authorizationId == null) {
           unchained++;
         } else {
@@ -157,8 +139,8 @@ final class Audit {
       }
     }
     List<VerificationResult> verified =
-        executor == null || pendingTexts.size() <= 1
-            ? pendingTexts.stream().map(verifier::verify).toList()
+        executor == null
+            ? Parallel.map(pendingTexts, verifier::verify, null)
             : verifier.verifyAll(pendingTexts, executor);
     for (int k = 0; k < pending.size(); k++) {
       results[pending.get(k)] = verified.get(k);
@@ -166,7 +148,7 @@ final class Audit {
     List<ReceiptOutcome> outcomes = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       VerificationResult result = results[i];
-      Members m = members[i];
+      Members m = members.get(i);
       // An invalid receipt's claims are not shown as facts. A valid receipt parsed strictly, so
       // the lenient scan read the same values.
       outcomes.add(

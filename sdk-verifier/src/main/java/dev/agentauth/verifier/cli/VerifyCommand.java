@@ -7,6 +7,9 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -147,22 +150,36 @@ final class VerifyCommand implements Callable<Integer> {
             "--threads must be between 1 and " + MAX_THREADS + "; got " + threads);
       }
       KeysLoader.checkPins(pins);
-      List<ReceiptEntry> entries = readInputs();
-      ReceiptVerifier verifier = verifier();
-      Audit.Result result = Audit.run(verifier, chain, entries, n);
-      if (json) {
-        Reports.json(result, out);
-      } else {
-        Reports.text(result, out);
+      ExecutorService pool = n > 1 ? Executors.newFixedThreadPool(n, VerifyCommand::worker) : null;
+      try {
+        List<ReceiptEntry> entries = readInputs(pool);
+        ReceiptVerifier verifier = verifier();
+        Audit.Result result = Audit.run(verifier, chain, entries, pool);
+        if (json) {
+          Reports.json(result, out);
+        } else {
+          Reports.text(result, out);
+        }
+        return result.ok() ? VerifyCli.EXIT_VALID : VerifyCli.EXIT_INVALID;
+      } finally {
+        if (pool != null) {
+          pool.shutdownNow();
+        }
       }
-      return result.ok() ? VerifyCli.EXIT_VALID : VerifyCli.EXIT_INVALID;
     } catch (InputException e) {
       err.println(VerifyCli.PROGRAM + ": " + Reports.safe(e.getMessage()));
       return VerifyCli.EXIT_USAGE;
     }
   }
 
-  private List<ReceiptEntry> readInputs() throws InputException {
+  /** The pool's threads are daemons: they never keep the JVM alive. */
+  private static Thread worker(Runnable task) {
+    Thread t = new Thread(task, "agentauth-verify-worker");
+    t.setDaemon(true);
+    return t;
+  }
+
+  private List<ReceiptEntry> readInputs(Executor executor) throws InputException {
     long stdinUses = files.stream().filter("-"::equals).count();
     if ("-".equals(keys.file)) {
       stdinUses++;
@@ -172,7 +189,7 @@ final class VerifyCommand implements Callable<Integer> {
     }
     List<ReceiptEntry> entries = new ArrayList<>();
     for (String file : files) {
-      entries.addAll(ReceiptInputs.read(file, stdin));
+      entries.addAll(ReceiptInputs.read(file, stdin, executor));
     }
     if (entries.isEmpty()) {
       throw new InputException("no receipts found in " + String.join(", ", files));

@@ -143,6 +143,23 @@ class ParallelCliTest {
   }
 
   @Test
+  void theFirstMalformedLineIsReportedWhateverTheThreads() {
+    List<String> lines = new ArrayList<>(mixedReceipts().lines().toList());
+    lines.set(199, "{\"version\": \"1.0\",");
+    lines.set(40, "{not json");
+    String file = write(dir, "broken.ndjson", String.join("\n", lines)).toString();
+
+    Run one = run("verify", "--keys", keys, "--threads", "1", file);
+    Run many = run("verify", "--keys", keys, "--threads", "4", file);
+
+    assertThat(one.exitCode()).isEqualTo(2);
+    assertThat(one.err()).contains(file + " line 41 is not valid JSON (NDJSON input)");
+    assertThat(many.err()).isEqualTo(one.err());
+    assertThat(many.exitCode()).isEqualTo(2);
+    assertThat(many.out()).isEmpty();
+  }
+
+  @Test
   void threadsMustBePositive() {
     Run zero = verify(0);
 

@@ -1,4 +1,4 @@
-package dev.agentauth.verifier;
+package dev.agentauth.verifier.internal;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,8 +12,10 @@ import java.util.function.Function;
  * slices, one task each, and the caller waits for all of them. Slices are small enough to balance
  * the load across threads (at least about 32 per list when the list is long enough) and large
  * enough (up to 16 items) that handing them over costs little next to verifying a receipt.
+ *
+ * <p>Internal to this library (used by the verifier and its command line); not a supported API.
  */
-final class Parallel {
+public final class Parallel {
 
   private static final int MAX_SLICE = 16;
   private static final int MIN_SLICES = 32;
@@ -21,12 +23,28 @@ final class Parallel {
   private Parallel() {}
 
   /**
-   * Returns {@code f} applied to every element of {@code items}, in order.
+   * Returns {@code f} applied to every element of {@code items}, in order, computed on {@code
+   * executor}, or on the calling thread when {@code executor} is null. The calling thread waits and
+   * must not be one the executor needs.
    *
+   * @param <T> the element type
+   * @param <R> the result type
+   * @param items the elements
+   * @param f the function, safe to call from several threads at once
+   * @param executor runs the work, or {@code null} for the calling thread
+   * @return the results, in input order
    * @throws java.util.concurrent.RejectedExecutionException if the executor refuses a task
    */
-  static <T, R> List<R> map(List<T> items, Function<T, R> f, Executor executor) {
+  public static <T, R> List<R> map(
+      List<T> items, Function<? super T, ? extends R> f, Executor executor) {
     int n = items.size();
+    if (executor == null) {
+      List<R> result = new ArrayList<>(n);
+      for (T item : items) {
+        result.add(f.apply(item));
+      }
+      return result;
+    }
     Object[] out = new Object[n];
     int slice = Math.max(1, Math.min(MAX_SLICE, n / MIN_SLICES));
     List<CompletableFuture<Void>> tasks = new ArrayList<>(n / slice + 1);
