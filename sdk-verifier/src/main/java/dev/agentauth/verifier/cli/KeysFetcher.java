@@ -330,7 +330,8 @@ final class KeysFetcher {
       return "connection timed out after " + show(connectTimeout);
     }
     if (e instanceof HttpTimeoutException) {
-      return "no response within " + show(requestTimeout);
+      // The request's own timeout and the deadline above are the same duration: one message.
+      return "no complete response within " + show(requestTimeout);
     }
     if (e instanceof ConnectException) {
       return "cannot connect to "

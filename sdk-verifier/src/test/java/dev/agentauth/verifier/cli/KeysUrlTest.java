@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import dev.agentauth.verifier.KeyFingerprint;
 import dev.agentauth.verifier.cli.CliFixtures.Run;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -114,6 +115,25 @@ class KeysUrlTest {
         .containsExactly("VALID   01JA  (allow email.send)", "1 receipt: 1 valid, 0 invalid");
     assertThat(run.err()).isEmpty(); // loopback: no plain-HTTP warning
     assertThat(requests).containsExactly("GET /api/v1/workspaces/ws_cli/keys");
+  }
+
+  @Test
+  void keysFingerprintFetchesTheDocumentToo() {
+    Run run = run("keys", "fingerprint", "--keys-url", baseUrl, "--workspace", "ws_cli");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.outLines())
+        .containsExactly("cli/k1  " + KeyFingerprint.of(CliFixtures.SIGNER.publicKey()));
+    assertThat(requests).containsExactly("GET /api/v1/workspaces/ws_cli/keys");
+  }
+
+  @Test
+  void keysFingerprintRefusesPlainHttpToo() {
+    Run run =
+        run("keys", "fingerprint", "--keys-url", "http://keys.example.com", "--workspace", "ws");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("uses plain http to a host that is not loopback: refused");
   }
 
   @Test
