@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -53,6 +52,9 @@ final class KeysFetcher {
 
   /** A keys document is a few hundred bytes per key; anything this large is not one. */
   static final int MAX_BODY_BYTES = 1 << 20;
+
+  /** A redirect's {@code Location} is shown up to this many characters. */
+  private static final int MAX_SHOWN_LOCATION = 200;
 
   private final Duration connectTimeout;
   private final Duration requestTimeout;
@@ -208,14 +210,17 @@ final class KeysFetcher {
     }
     int status = response.statusCode();
     if (status >= 300 && status < 400) {
-      Optional<String> location = response.headers().firstValue("Location");
+      String location = response.headers().firstValue("Location").orElse("(no Location header)");
+      if (location.length() > MAX_SHOWN_LOCATION) {
+        location = location.substring(0, MAX_SHOWN_LOCATION) + "...";
+      }
       throw new InputException(
           "GET "
               + uri
               + " returned HTTP "
               + status
               + " redirecting to "
-              + location.orElse("(no Location header)")
+              + location
               + ": redirects are not followed; give the keys' final base URL as --keys-url");
     }
     if (status != 200) {
@@ -320,7 +325,7 @@ final class KeysFetcher {
   }
 
   /** A one-line reason; the JDK's connect failures often carry no message of their own. */
-  private String describe(Throwable e, URI uri) {
+  String describe(Throwable e, URI uri) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof UnresolvedAddressException || t instanceof UnknownHostException) {
         return "unknown host " + uri.getHost() + " (DNS look-up failed)";

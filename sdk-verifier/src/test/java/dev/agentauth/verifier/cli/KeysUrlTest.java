@@ -15,9 +15,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -423,6 +428,28 @@ class KeysUrlTest {
 
     assertThat(code).isEqualTo(2);
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("no complete response within 200 ms");
+  }
+
+  @Test
+  void transportFailuresAreDescribedInOneLine() {
+    KeysFetcher fetcher = new KeysFetcher(Duration.ofSeconds(2), Duration.ofSeconds(7), 1 << 20);
+    URI uri = URI.create("https://keys.example.com:8443/v1/workspaces/ws/keys");
+
+    assertThat(fetcher.describe(new ConnectException(), uri))
+        .isEqualTo(
+            "cannot connect to keys.example.com:8443 (connection refused or host unreachable)");
+    assertThat(
+            fetcher.describe(
+                new ConnectException().initCause(new UnresolvedAddressException()), uri))
+        .isEqualTo("unknown host keys.example.com (DNS look-up failed)");
+    assertThat(fetcher.describe(new UnknownHostException("keys.example.com"), uri))
+        .isEqualTo("unknown host keys.example.com (DNS look-up failed)");
+    assertThat(fetcher.describe(new HttpConnectTimeoutException("HTTP connect timed out"), uri))
+        .isEqualTo("connection timed out after 2 s");
+    assertThat(fetcher.describe(new HttpTimeoutException("request timed out"), uri))
+        .isEqualTo("no complete response within 7 s");
+    assertThat(fetcher.describe(new IOException("connection reset"), uri))
+        .isEqualTo("IOException: connection reset");
   }
 
   @Test
