@@ -64,7 +64,7 @@ final class VerifyCommand implements Callable<Integer> {
         paramLabel = "BASE_URL",
         required = true,
         description =
-            "Instead of --keys, fetch BASE_URL/v1/workspaces/ID/keys. Whoever serves the keys"
+            "Instead of a keys file, fetch BASE_URL/v1/workspaces/ID/keys. Whoever serves the keys"
                 + " decides what verifies: https:// only (http:// only to localhost,"
                 + " 127.0.0.0/8 or ::1), no redirects followed, at most 1 MiB, 10 s to connect"
                 + " and 30 s in all; pin the keys you expect with --trusted-key-fingerprint.")
