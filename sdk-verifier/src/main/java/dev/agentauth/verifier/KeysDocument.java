@@ -2,7 +2,9 @@ package dev.agentauth.verifier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 
@@ -13,9 +15,17 @@ import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
  */
 final class KeysDocument {
 
-  /** One published key, decoded (Bouncy Castle caches the decompressed point). */
+  /**
+   * One published key, decoded (Bouncy Castle caches the decompressed point), with its {@link
+   * KeyFingerprint} and the message of a receipt it verified (built once, not per receipt).
+   */
   record Key(
-      String keyId, Ed25519PublicKeyParameters publicKey, Instant activeFrom, Instant activeUntil) {
+      String keyId,
+      Ed25519PublicKeyParameters publicKey,
+      String fingerprint,
+      Instant activeFrom,
+      Instant activeUntil,
+      String verifiedMessage) {
 
     boolean activeAt(Instant t) {
       return !t.isBefore(activeFrom) && (activeUntil == null || t.isBefore(activeUntil));
@@ -29,9 +39,13 @@ final class KeysDocument {
   final String workspaceId;
   final Map<String, Key> keys;
 
-  private KeysDocument(String workspaceId, Map<String, Key> keys) {
+  /** The keys in the document's order. */
+  final List<Key> inOrder;
+
+  private KeysDocument(String workspaceId, Map<String, Key> keys, List<Key> inOrder) {
     this.workspaceId = workspaceId;
     this.keys = keys;
+    this.inOrder = inOrder;
   }
 
   static KeysDocument parse(JsonNode doc) {
@@ -56,6 +70,7 @@ final class KeysDocument {
           "keys document for workspace " + workspaceId + " lists no keys: nothing could verify");
     }
     Map<String, Key> byId = new HashMap<>();
+    List<Key> inOrder = new ArrayList<>(keys.size());
     Map<String, Integer> indexById = new HashMap<>();
     for (int i = 0; i < keys.size(); i++) {
       String at = "keys[" + i + "]";
@@ -94,9 +109,18 @@ final class KeysDocument {
                 + previous
                 + "].key_id");
       }
-      byId.put(keyId, new Key(keyId, publicKey, activeFrom, activeUntil));
+      Key key =
+          new Key(
+              keyId,
+              publicKey,
+              KeyFingerprint.of(publicKey.getEncoded()),
+              activeFrom,
+              activeUntil,
+              "verified with key " + keyId);
+      byId.put(keyId, key);
+      inOrder.add(key);
     }
-    return new KeysDocument(workspaceId, Map.copyOf(byId));
+    return new KeysDocument(workspaceId, Map.copyOf(byId), List.copyOf(inOrder));
   }
 
   private static String nonEmptyString(JsonNode obj, String name, String path) {

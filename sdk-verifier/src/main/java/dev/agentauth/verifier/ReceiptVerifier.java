@@ -13,6 +13,7 @@ import static dev.agentauth.verifier.VerificationStep.WORKSPACE;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentauth.verifier.internal.Parallel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,9 +21,15 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Executor;
 import org.bouncycastle.math.ec.rfc8032.Ed25519;
 
 /**
@@ -75,6 +82,15 @@ import org.bouncycastle.math.ec.rfc8032.Ed25519;
  * <p>A malformed keys document is a configuration error: {@link Builder#build()} throws {@link
  * KeysDocumentException}.
  *
+ * <h2>Key pinning</h2>
+ *
+ * <p>Whoever serves the keys document decides what verifies. When the document comes over a channel
+ * you do not fully trust (a URL, a copy handed over), pin the keys you expect by their {@link
+ * KeyFingerprint}: {@link Builder#trustedKeyFingerprints(Collection)}. A receipt signed by a key of
+ * the document that is not pinned then fails {@link VerificationStep#KEY_NOT_FOUND}, and a document
+ * holding no pinned key at all is refused by {@link Builder#build()}. {@link #keyFingerprints()}
+ * lists the fingerprints of a document you have checked.
+ *
  * <p>Instances are immutable and thread-safe.
  */
 public final class ReceiptVerifier {
@@ -89,9 +105,13 @@ public final class ReceiptVerifier {
   private final KeysDocument keys;
   private final Clock clock;
 
-  private ReceiptVerifier(KeysDocument keys, Clock clock) {
+  /** The pinned key fingerprints, or {@code null} when every key of the document is trusted. */
+  private final Set<String> pins;
+
+  private ReceiptVerifier(KeysDocument keys, Clock clock, Set<String> pins) {
     this.keys = keys;
     this.clock = clock;
+    this.pins = pins;
   }
 
   /**
@@ -127,6 +147,30 @@ public final class ReceiptVerifier {
    */
   public String workspaceId() {
     return keys.workspaceId;
+  }
+
+  /**
+   * Returns the {@link KeyFingerprint} of every key of the keys document, pinned or not.
+   *
+   * @return an unmodifiable map from {@code key_id} to fingerprint ({@code SHA256:...}), iterating
+   *     in the keys document's order
+   */
+  public Map<String, String> keyFingerprints() {
+    Map<String, String> fingerprints = new LinkedHashMap<>();
+    for (KeysDocument.Key key : keys.inOrder) {
+      fingerprints.put(key.keyId(), key.fingerprint());
+    }
+    return Collections.unmodifiableMap(fingerprints);
+  }
+
+  /**
+   * Returns the pinned key fingerprints this verifier was built with ({@link
+   * Builder#trustedKeyFingerprints(Collection)}).
+   *
+   * @return the pins, or an empty set when no key is pinned (every key of the document is trusted)
+   */
+  public Set<String> trustedKeyFingerprints() {
+    return pins == null ? Set.of() : pins;
   }
 
   /**
@@ -166,6 +210,33 @@ public final class ReceiptVerifier {
   }
 
   /**
+   * Verifies many receipts given as JSON text, spread over the threads of {@code executor}, for
+   * instance an archive of receipts on every core:
+   *
+   * <pre>{@code
+   * ExecutorService pool = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors());
+   * List<VerificationResult> results = verifier.verifyAll(receiptTexts, pool);
+   * }</pre>
+   *
+   * <p>Each result is the one {@link #verify(String)} gives for that receipt, and the list keeps
+   * the input order, so the outcome does not depend on the executor. The calling thread waits for
+   * the work; it must not be one the executor needs to run it (do not call this from a task of a
+   * single-thread executor you pass).
+   *
+   * @param receipts the JSON text of each receipt (null elements are reported as {@link
+   *     VerificationStep#PARSE} failures)
+   * @param executor runs the verification; the caller keeps ownership (it is not shut down)
+   * @return one result per receipt, in input order
+   * @throws NullPointerException if {@code receipts} or {@code executor} is null
+   * @throws java.util.concurrent.RejectedExecutionException if {@code executor} refuses the work
+   */
+  public List<VerificationResult> verifyAll(List<String> receipts, Executor executor) {
+    Objects.requireNonNull(receipts, "receipts");
+    Objects.requireNonNull(executor, "executor");
+    return Parallel.map(receipts, this::verify, executor);
+  }
+
+  /**
    * Verifies one receipt given as JSON text and throws if it is invalid.
    *
    * @param json the signed receipt object
@@ -185,6 +256,7 @@ public final class ReceiptVerifier {
         + keys.workspaceId
         + ", keys="
         + keys.keys.keySet()
+        + (pins == null ? "" : ", pinned=" + pins)
         + "}";
   }
 
@@ -291,6 +363,9 @@ public final class ReceiptVerifier {
     private JsonNode policyVersion;
     private JsonNode policyEval;
     private JsonNode signature;
+    private JsonNode sigAlg;
+    private JsonNode sigKeyId;
+    private JsonNode sigValue;
     private List<String> unknown;
 
     Run(JsonNode receipt) {
@@ -319,7 +394,7 @@ public final class ReceiptVerifier {
                   + Json.show(issuedAt));
         }
         byte[] signatureBytes;
-        String value = signature.get("value").textValue();
+        String value = sigValue.textValue();
         try {
           signatureBytes = Base64Url.decode(value);
         } catch (IllegalArgumentException e) {
@@ -351,10 +426,9 @@ public final class ReceiptVerifier {
         }
 
         step = ALGORITHM;
-        String alg = signature.get("alg").textValue();
+        String alg = sigAlg.textValue();
         if (!ED25519.equals(alg)) {
-          return fail(
-              "signature.alg must be \"Ed25519\"; found " + Json.show(signature.get("alg")));
+          return fail("signature.alg must be \"Ed25519\"; found " + Json.show(sigAlg));
         }
 
         step = TIMESTAMP;
@@ -379,14 +453,24 @@ public final class ReceiptVerifier {
         }
 
         step = KEY_NOT_FOUND;
-        String keyId = signature.get("key_id").textValue();
+        String keyId = sigKeyId.textValue();
         KeysDocument.Key key = keys.keys.get(keyId);
         if (key == null) {
           return fail(
               "no public key found for key_id "
-                  + Json.show(signature.get("key_id"))
+                  + Json.show(sigKeyId)
                   + " in the keys document of workspace "
                   + keys.workspaceId);
+        }
+        if (pins != null && !pins.contains(key.fingerprint())) {
+          return fail(
+              "key \""
+                  + keyId
+                  + "\" is in the keys document of workspace "
+                  + keys.workspaceId
+                  + " but is not pinned: its fingerprint "
+                  + key.fingerprint()
+                  + " is not one of the trusted key fingerprints");
         }
 
         step = KEY_NOT_ACTIVE;
@@ -411,7 +495,8 @@ public final class ReceiptVerifier {
                   + keyId
                   + "\"");
         }
-        return new Checked(VerificationResult.success(receiptId, keyId), facts);
+        return new Checked(
+            new VerificationResult(true, null, key.verifiedMessage(), receiptId), facts);
       } catch (RuntimeException | StackOverflowError e) {
         return fail("unexpected error while checking: " + e);
       } finally {
@@ -552,7 +637,9 @@ public final class ReceiptVerifier {
       List<String> extra = null;
       for (Map.Entry<String, JsonNode> e : signature.properties()) {
         switch (e.getKey()) {
-          case "alg", "key_id", "value" -> {}
+          case "alg" -> sigAlg = e.getValue();
+          case "key_id" -> sigKeyId = e.getValue();
+          case "value" -> sigValue = e.getValue();
           default -> {
             if (extra == null) {
               extra = new ArrayList<>(2);
@@ -565,16 +652,16 @@ public final class ReceiptVerifier {
         return "signature has unknown fields: " + extra + " (exactly alg, key_id, value)";
       }
       List<String> missing = null;
-      missing = missing(missing, "alg", signature.get("alg"));
-      missing = missing(missing, "key_id", signature.get("key_id"));
-      missing = missing(missing, "value", signature.get("value"));
+      missing = missing(missing, "alg", sigAlg);
+      missing = missing(missing, "key_id", sigKeyId);
+      missing = missing(missing, "value", sigValue);
       if (missing != null) {
         return "signature missing fields: " + missing;
       }
       String problem;
-      if ((problem = string("signature.alg", signature.get("alg"))) != null
-          || (problem = string("signature.key_id", signature.get("key_id"))) != null
-          || (problem = string("signature.value", signature.get("value"))) != null) {
+      if ((problem = string("signature.alg", sigAlg)) != null
+          || (problem = string("signature.key_id", sigKeyId)) != null
+          || (problem = string("signature.value", sigValue)) != null) {
         return problem;
       }
       return null;
@@ -651,6 +738,7 @@ public final class ReceiptVerifier {
     private byte[] keysBytes;
     private Path keysFile;
     private Clock clock = Clock.systemUTC();
+    private Set<String> pins;
 
     private Builder() {}
 
@@ -727,11 +815,44 @@ public final class ReceiptVerifier {
     }
 
     /**
+     * Pins the keys this verifier trusts: only a key of the keys document whose {@link
+     * KeyFingerprint} is one of {@code fingerprints} may verify a receipt. A receipt signed by
+     * another key of the document fails at {@link VerificationStep#KEY_NOT_FOUND} with a message
+     * naming its {@code key_id}; a document holding none of the pinned keys is refused by {@link
+     * #build()}. Pins that match no key of the document are allowed (a key published later, for
+     * instance), as long as one matches. Without this call, every key of the document is trusted.
+     * Calling it again replaces the earlier pins.
+     *
+     * @param fingerprints one or more fingerprints, each {@code SHA256:} and the unpadded base64url
+     *     SHA-256 of a raw public key, as {@link KeyFingerprint#of(byte[])} returns it (copied)
+     * @return this builder
+     * @throws IllegalArgumentException if {@code fingerprints} is empty or one of them is malformed
+     *     ({@link KeyFingerprint#requireValid(String)} names the defect)
+     * @throws NullPointerException if {@code fingerprints} or one of its elements is null
+     */
+    public Builder trustedKeyFingerprints(Collection<String> fingerprints) {
+      Objects.requireNonNull(fingerprints, "fingerprints");
+      if (fingerprints.isEmpty()) {
+        throw new IllegalArgumentException(
+            "no trusted key fingerprints given: pass at least one, or do not call"
+                + " trustedKeyFingerprints to trust every key of the keys document");
+      }
+      Set<String> copy = new LinkedHashSet<>();
+      for (String fingerprint : fingerprints) {
+        copy.add(KeyFingerprint.requireValid(fingerprint));
+      }
+      this.pins = Collections.unmodifiableSet(copy);
+      return this;
+    }
+
+    /**
      * Parses and validates the keys document and builds the verifier.
      *
      * @return the verifier
      * @throws IllegalStateException if no keys document was set
-     * @throws KeysDocumentException if the document cannot be read, is not JSON, or is malformed
+     * @throws KeysDocumentException if the document cannot be read, is not JSON, or is malformed,
+     *     or if keys are pinned and the document holds none of them (the message lists the
+     *     document's fingerprints)
      */
     public ReceiptVerifier build() {
       JsonNode doc;
@@ -762,7 +883,23 @@ public final class ReceiptVerifier {
             "no keys document set: call keys(Path), keysJson(String), keysJson(byte[]) or"
                 + " keys(JsonNode)");
       }
-      return new ReceiptVerifier(KeysDocument.parse(doc), clock);
+      KeysDocument document = KeysDocument.parse(doc);
+      if (pins != null
+          && document.inOrder.stream().noneMatch(k -> pins.contains(k.fingerprint()))) {
+        StringBuilder found = new StringBuilder();
+        for (KeysDocument.Key key : document.inOrder) {
+          found.append(found.length() == 0 ? "" : ", ");
+          found.append(Json.show(key.keyId())).append(' ').append(key.fingerprint());
+        }
+        throw new KeysDocumentException(
+            "the keys document of workspace "
+                + document.workspaceId
+                + " holds none of the pinned keys "
+                + pins
+                + "; its keys are "
+                + found);
+      }
+      return new ReceiptVerifier(document, clock, pins);
     }
 
     private void clearKeys() {

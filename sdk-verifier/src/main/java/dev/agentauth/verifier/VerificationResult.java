@@ -36,10 +36,6 @@ public record VerificationResult(
     }
   }
 
-  static VerificationResult success(String receiptId, String keyId) {
-    return new VerificationResult(true, null, "verified with key " + keyId, receiptId);
-  }
-
   static VerificationResult failure(VerificationStep step, String message, String receiptId) {
     return new VerificationResult(false, step, message, receiptId);
   }

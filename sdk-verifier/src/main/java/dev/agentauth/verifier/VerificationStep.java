@@ -29,7 +29,11 @@ public enum VerificationStep {
   TIMESTAMP,
   /** The receipt's {@code workspace_id} is the keys document's {@code workspace_id}. */
   WORKSPACE,
-  /** Step 7a: the keys document has a key with the receipt's {@code signature.key_id}. */
+  /**
+   * Step 7a: the keys document has a key with the receipt's {@code signature.key_id}, and, when the
+   * verifier pins keys ({@link ReceiptVerifier.Builder#trustedKeyFingerprints}), that key is
+   * pinned: a key of the document that is not pinned is not a key this verifier trusts.
+   */
   KEY_NOT_FOUND,
   /**
    * Step 7b: that key was active when the receipt was issued: {@code active_from ≤ issued_at} and

@@ -1,14 +1,18 @@
 package dev.agentauth.verifier.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import dev.agentauth.verifier.ChainReport;
 import dev.agentauth.verifier.ChainVerifier;
 import dev.agentauth.verifier.ReceiptVerifier;
 import dev.agentauth.verifier.VerificationResult;
+import dev.agentauth.verifier.internal.Parallel;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 
 /**
  * Verifies every receipt read, and with chains on, each authorization's chain: the receipts that
@@ -68,20 +72,35 @@ final class Audit {
   private final ReceiptVerifier verifier;
   private final boolean chains;
 
-  Audit(ReceiptVerifier verifier, boolean chains) {
+  /** Runs the verification, or {@code null} to run it on the calling thread. */
+  private final Executor executor;
+
+  private Audit(ReceiptVerifier verifier, boolean chains, Executor executor) {
     this.verifier = verifier;
     this.chains = chains;
+    this.executor = executor;
   }
 
-  Result run(List<ReceiptEntry> entries) {
+  /**
+   * Verifies {@code entries} on {@code executor}'s threads, or on the calling thread when it is
+   * {@code null}. The result does not depend on the threads: every receipt's result is computed on
+   * its own and placed at its input index, and chains are checked in order of first appearance.
+   */
+  static Result run(
+      ReceiptVerifier verifier, boolean chains, List<ReceiptEntry> entries, Executor executor) {
+    return new Audit(verifier, chains, executor).run(entries);
+  }
+
+  private Result run(List<ReceiptEntry> entries) {
     int n = entries.size();
     VerificationResult[] results = new VerificationResult[n];
+    List<Members> members = Parallel.map(entries, Members::of, executor);
     List<ChainOutcome> chainOutcomes = null;
     int unchained = 0;
     if (chains) {
       Map<String, List<Integer>> groups = new LinkedHashMap<>();
       for (int i = 0; i < n; i++) {
-        String authorizationId = authorizationId(entries.get(i));
+        String authorizationId = members.get(i).authorizationId();
         if (authorizationId == null) {
           unchained++;
         } else {
@@ -91,65 +110,96 @@ final class Audit {
       ChainVerifier chainVerifier = new ChainVerifier(verifier);
       chainOutcomes = new ArrayList<>(groups.size());
       for (Map.Entry<String, List<Integer>> group : groups.entrySet()) {
-        List<Integer> members = group.getValue();
-        List<String> texts = new ArrayList<>(members.size());
-        for (int i : members) {
+        List<Integer> indexes = group.getValue();
+        List<String> texts = new ArrayList<>(indexes.size());
+        for (int i : indexes) {
           texts.add(entries.get(i).text());
         }
-        ChainReport report = chainVerifier.verify(texts);
+        ChainReport report =
+            executor == null ? chainVerifier.verify(texts) : chainVerifier.verify(texts, executor);
         // The chain verifier verified each receipt on its own too: reuse those results.
-        for (int k = 0; k < members.size(); k++) {
-          results[members.get(k)] = report.results().get(k);
+        for (int k = 0; k < indexes.size(); k++) {
+          results[indexes.get(k)] = report.results().get(k);
         }
-        chainOutcomes.add(new ChainOutcome(group.getKey(), List.copyOf(members), report));
+        chainOutcomes.add(new ChainOutcome(group.getKey(), List.copyOf(indexes), report));
       }
+    }
+    List<Integer> pending = new ArrayList<>();
+    List<String> pendingTexts = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      ReceiptEntry entry = entries.get(i);
+      if (results[i] != null) {
+        continue;
+      }
+      if (entry.text() == null) {
+        results[i] = verifier.verify(entry.nonObject());
+      } else {
+        pending.add(i);
+        pendingTexts.add(entry.text());
+      }
+    }
+    List<VerificationResult> verified =
+        executor == null
+            ? Parallel.map(pendingTexts, verifier::verify, null)
+            : verifier.verifyAll(pendingTexts, executor);
+    for (int k = 0; k < pending.size(); k++) {
+      results[pending.get(k)] = verified.get(k);
     }
     List<ReceiptOutcome> outcomes = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      ReceiptEntry entry = entries.get(i);
       VerificationResult result = results[i];
-      if (result == null) {
-        result =
-            entry.text() != null
-                ? verifier.verify(entry.text())
-                : verifier.verify(entry.nonObject());
-      }
-      String decision = null;
-      String scope = null;
-      String event = null;
-      if (result.valid()) {
-        // A valid receipt parsed strictly, so the lenient tree holds the same values.
-        JsonNode tree = lenientTree(entry);
-        if (tree != null) {
-          decision = text(tree.get("decision"));
-          scope = text(tree.get("scope"));
-          event = text(tree.get("event"));
-        }
-      }
-      outcomes.add(new ReceiptOutcome(entry, result, decision, scope, event));
+      Members m = members.get(i);
+      // An invalid receipt's claims are not shown as facts. A valid receipt parsed strictly, so
+      // the lenient scan read the same values.
+      outcomes.add(
+          result.valid()
+              ? new ReceiptOutcome(entries.get(i), result, m.decision(), m.scope(), m.event())
+              : new ReceiptOutcome(entries.get(i), result, null, null, null));
     }
     return new Result(List.copyOf(outcomes), chainOutcomes, unchained);
   }
 
-  /** The receipt's {@code authorization_id} when it is a string, else {@code null}. */
-  private static String authorizationId(ReceiptEntry entry) {
-    JsonNode tree = lenientTree(entry);
-    return tree == null ? null : text(tree.get("authorization_id"));
-  }
+  /**
+   * The top-level string members the report shows or groups by, read with a lenient streaming scan
+   * (nested values skipped, the last of duplicate names kept, as a lenient tree would); {@code
+   * null} for a member that is absent or not a string, or when the text is not a JSON object.
+   */
+  record Members(String authorizationId, String decision, String scope, String event) {
 
-  private static JsonNode lenientTree(ReceiptEntry entry) {
-    if (entry.text() == null) {
-      return null;
-    }
-    try {
-      JsonNode tree = ReceiptInputs.LENIENT.readTree(entry.text());
-      return tree != null && tree.isObject() ? tree : null;
-    } catch (Exception e) {
-      return null;
-    }
-  }
+    private static final Members NONE = new Members(null, null, null, null);
 
-  private static String text(JsonNode node) {
-    return node != null && node.isTextual() ? node.textValue() : null;
+    static Members of(ReceiptEntry entry) {
+      if (entry.text() == null) {
+        return NONE;
+      }
+      String authorizationId = null;
+      String decision = null;
+      String scope = null;
+      String event = null;
+      try (JsonParser p = ReceiptInputs.LENIENT.createParser(entry.text())) {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+          return NONE;
+        }
+        for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+          String name = p.currentName();
+          JsonToken value = p.nextToken();
+          String text = value == JsonToken.VALUE_STRING ? p.getText() : null;
+          switch (name) {
+            case "authorization_id" -> authorizationId = text;
+            case "decision" -> decision = text;
+            case "scope" -> scope = text;
+            case "event" -> event = text;
+            default -> {}
+          }
+          p.skipChildren();
+        }
+        if (p.currentToken() != JsonToken.END_OBJECT) {
+          return NONE;
+        }
+      } catch (IOException | RuntimeException e) {
+        return NONE;
+      }
+      return new Members(authorizationId, decision, scope, event);
+    }
   }
 }

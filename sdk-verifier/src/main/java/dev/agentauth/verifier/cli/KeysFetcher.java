@@ -1,7 +1,5 @@
 package dev.agentauth.verifier.cli;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.URI;
@@ -11,14 +9,41 @@ import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodySubscriber;
+import java.net.http.HttpResponse.ResponseInfo;
 import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Fetches a workspace's keys document, {@code GET BASE_URL/v1/workspaces/ID/keys} (public, no API
- * key), with the JDK's HTTP client.
+ * key), with the JDK's HTTP client, under the rules an auditor relies on:
+ *
+ * <ul>
+ *   <li>{@code https://} only, except to a loopback host ({@code localhost}, {@code 127.0.0.0/8},
+ *       {@code ::1}), which may use {@code http://}; plain HTTP to any other host is refused before
+ *       any connection is made;
+ *   <li>no redirect is followed: a 3xx answer is an error naming its status and {@code Location};
+ *   <li>only status 200 is accepted;
+ *   <li>at most {@link #MAX_BODY_BYTES}: a larger {@code Content-Length} is refused before the body
+ *       is read, and a body without one (chunked) is cut off as soon as it passes the limit;
+ *   <li>a connect timeout ({@link #CONNECT_TIMEOUT}) and a deadline for the whole exchange, body
+ *       included ({@link #REQUEST_TIMEOUT}).
+ * </ul>
+ *
+ * <p>Every failure is an {@link InputException} with a one-line message.
  */
 final class KeysFetcher {
 
@@ -28,9 +53,31 @@ final class KeysFetcher {
   /** A keys document is a few hundred bytes per key; anything this large is not one. */
   static final int MAX_BODY_BYTES = 1 << 20;
 
-  private KeysFetcher() {}
+  /** A redirect's {@code Location} is shown up to this many characters. */
+  private static final int MAX_SHOWN_LOCATION = 200;
 
-  /** The keys document URL for {@code baseUrl} and {@code workspaceId}. */
+  private final Duration connectTimeout;
+  private final Duration requestTimeout;
+  private final int maxBodyBytes;
+
+  /** A fetcher with the default limits. */
+  KeysFetcher() {
+    this(CONNECT_TIMEOUT, REQUEST_TIMEOUT, MAX_BODY_BYTES);
+  }
+
+  /** A fetcher with other limits (tests). */
+  KeysFetcher(Duration connectTimeout, Duration requestTimeout, int maxBodyBytes) {
+    this.connectTimeout = connectTimeout;
+    this.requestTimeout = requestTimeout;
+    this.maxBodyBytes = maxBodyBytes;
+  }
+
+  /**
+   * The keys document URL for {@code baseUrl} and {@code workspaceId}.
+   *
+   * @throws InputException if the base URL is not an absolute http(s) URL without query or
+   *     fragment, if it is plain http to a host that is not loopback, or if the workspace is empty
+   */
   static URI keysUri(String baseUrl, String workspaceId) throws InputException {
     URI base;
     try {
@@ -43,13 +90,21 @@ final class KeysFetcher {
         || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
         || base.getHost() == null) {
       throw new InputException(
-          "--keys-url must be an http:// or https:// base URL such as https://agentauth.example.com;"
+          "--keys-url must be an https:// base URL such as https://agentauth.example.com;"
               + " got "
               + baseUrl);
     }
     if (base.getRawQuery() != null || base.getRawFragment() != null) {
       throw new InputException(
           "--keys-url must be a base URL without query or fragment; got " + baseUrl);
+    }
+    if (scheme.equalsIgnoreCase("http") && !isLoopback(base.getHost())) {
+      throw new InputException(
+          "--keys-url "
+              + baseUrl
+              + " uses plain http to a host that is not loopback: refused, since anyone on the"
+              + " network path could substitute the keys; use https://, or save the document and"
+              + " pass --keys (http is allowed only to localhost, 127.0.0.0/8 and ::1)");
     }
     if (workspaceId.isEmpty()) {
       throw new InputException("--workspace must not be empty");
@@ -59,7 +114,7 @@ final class KeysFetcher {
       path = path.substring(0, path.length() - 1);
     }
     String url =
-        scheme.toLowerCase(java.util.Locale.ROOT)
+        scheme.toLowerCase(Locale.ROOT)
             + "://"
             + base.getRawAuthority()
             + path
@@ -74,98 +129,214 @@ final class KeysFetcher {
   }
 
   /**
-   * Whether fetching from {@code uri} could be tampered with on the way (plain HTTP, not local).
+   * Whether {@code host} (as {@link URI#getHost()} returns it) names the loopback interface without
+   * a DNS look-up: {@code localhost}, a dotted-quad IPv4 literal in {@code 127.0.0.0/8}, or the
+   * IPv6 literal {@code [::1]} in any spelling.
    */
-  static boolean insecure(URI uri) {
-    if (!"http".equals(uri.getScheme())) {
-      return false;
-    }
-    String host = uri.getHost();
+  static boolean isLoopback(String host) {
     if (host.equalsIgnoreCase("localhost")) {
-      return false;
-    }
-    boolean literal =
-        host.startsWith("[") || host.chars().allMatch(c -> c == '.' || (c >= '0' && c <= '9'));
-    if (!literal) {
-      return true; // no DNS look-up just for a warning
-    }
-    try {
-      return !InetAddress.getByName(host).isLoopbackAddress();
-    } catch (UnknownHostException e) {
       return true;
     }
+    if (host.startsWith("[") && host.endsWith("]")) {
+      String literal = host.substring(1, host.length() - 1);
+      if (literal.isEmpty() || !literal.chars().allMatch(c -> c == ':' || isHexDigit(c))) {
+        return false; // zone ids and embedded IPv4 forms: not worth the risk
+      }
+      try {
+        // An IPv6 literal: parsed, never looked up.
+        return InetAddress.getByName(literal).isLoopbackAddress();
+      } catch (UnknownHostException e) {
+        return false;
+      }
+    }
+    String[] octets = host.split("\\.", -1);
+    if (octets.length != 4) {
+      return false;
+    }
+    for (String octet : octets) {
+      if (octet.isEmpty()
+          || octet.length() > 3
+          || !octet.chars().allMatch(c -> c >= '0' && c <= '9')
+          || Integer.parseInt(octet) > 255) {
+        return false;
+      }
+    }
+    return octets[0].equals("127");
+  }
+
+  private static boolean isHexDigit(int c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
   }
 
   /**
-   * Fetches the document and returns its body.
+   * Fetches the document and returns its body as text.
    *
-   * @throws InputException on a network error, a timeout, a status other than 200, or a body that
-   *     is too large or not UTF-8
+   * @throws InputException on a network error, a timeout, a redirect, a status other than 200, or a
+   *     body that is too large or not UTF-8
    */
-  static String fetch(URI uri) throws InputException {
+  String fetch(URI uri) throws InputException {
     HttpClient client =
         HttpClient.newBuilder()
-            .connectTimeout(CONNECT_TIMEOUT)
-            .followRedirects(HttpClient.Redirect.NORMAL)
+            .connectTimeout(connectTimeout)
+            .followRedirects(HttpClient.Redirect.NEVER)
             .build();
     HttpRequest request =
         HttpRequest.newBuilder(uri)
-            .timeout(REQUEST_TIMEOUT)
+            .timeout(requestTimeout)
             .header("Accept", "application/json")
             .header("User-Agent", "agentauth-verify")
             .GET()
             .build();
-    HttpResponse<InputStream> response;
+    CompletableFuture<HttpResponse<Body>> future =
+        client.sendAsync(request, info -> new LimitedBody(info, maxBodyBytes));
+    HttpResponse<Body> response;
     try {
-      response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
-    } catch (HttpConnectTimeoutException e) {
+      // The request timeout covers the wait for the headers; this deadline covers the body too.
+      response = future.get(requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      future.cancel(true);
       throw new InputException(
           "cannot fetch keys from "
               + uri
-              + ": connection timed out after "
-              + CONNECT_TIMEOUT.toSeconds()
-              + " s");
-    } catch (HttpTimeoutException e) {
-      throw new InputException(
-          "cannot fetch keys from "
-              + uri
-              + ": no response within "
-              + REQUEST_TIMEOUT.toSeconds()
-              + " s");
-    } catch (IOException e) {
-      throw new InputException("cannot fetch keys from " + uri + ": " + describe(e, uri));
+              + ": no complete response within "
+              + show(requestTimeout));
     } catch (InterruptedException e) {
+      future.cancel(true);
       Thread.currentThread().interrupt();
       throw new InputException("interrupted while fetching keys from " + uri);
+    } catch (ExecutionException e) {
+      throw new InputException(
+          "cannot fetch keys from " + uri + ": " + describe(e.getCause(), uri));
     }
-    byte[] body;
-    try (InputStream in = response.body()) {
-      if (response.statusCode() != 200) {
-        throw new InputException(
-            "GET "
-                + uri
-                + " returned HTTP "
-                + response.statusCode()
-                + " (expected 200): check --keys-url and --workspace");
+    int status = response.statusCode();
+    if (status >= 300 && status < 400) {
+      String location = response.headers().firstValue("Location").orElse("(no Location header)");
+      if (location.length() > MAX_SHOWN_LOCATION) {
+        location = location.substring(0, MAX_SHOWN_LOCATION) + "...";
       }
-      body = in.readNBytes(MAX_BODY_BYTES + 1);
-    } catch (IOException e) {
       throw new InputException(
-          "cannot read the keys response from " + uri + ": " + describe(e, uri));
+          "GET "
+              + uri
+              + " returned HTTP "
+              + status
+              + " redirecting to "
+              + location
+              + ": redirects are not followed; give the keys' final base URL as --keys-url");
     }
-    if (body.length > MAX_BODY_BYTES) {
+    if (status != 200) {
       throw new InputException(
-          "the keys response from " + uri + " is larger than " + MAX_BODY_BYTES + " bytes");
+          "GET "
+              + uri
+              + " returned HTTP "
+              + status
+              + " (expected 200): check --keys-url and --workspace");
     }
-    return ReceiptInputs.decode("the keys response from " + uri, body);
+    Body body = response.body();
+    if (body.declaredLength > maxBodyBytes) {
+      throw new InputException(
+          "the keys response from "
+              + uri
+              + " declares Content-Length "
+              + body.declaredLength
+              + ", more than the "
+              + maxBodyBytes
+              + "-byte limit; refused without reading it");
+    }
+    if (body.bytes == null) {
+      throw new InputException(
+          "the keys response from "
+              + uri
+              + " is larger than the "
+              + maxBodyBytes
+              + "-byte limit; stopped reading it");
+    }
+    return ReceiptInputs.decode("the keys response from " + uri, body.bytes);
+  }
+
+  /** A response body: the bytes, or {@code null} when it was refused or cut off for its size. */
+  private record Body(byte[] bytes, long declaredLength) {}
+
+  /**
+   * Collects a 200 body up to a limit. A non-200 body is discarded; a declared length over the
+   * limit is refused before anything is read; an undeclared one is cut off (subscription cancelled)
+   * as soon as it passes the limit.
+   */
+  private static final class LimitedBody implements BodySubscriber<Body> {
+    private final CompletableFuture<Body> result = new CompletableFuture<>();
+    private final int limit;
+    private final long declaredLength;
+    private final boolean discard;
+    private Flow.Subscription subscription;
+    private byte[] buffer = new byte[0];
+    private int size;
+
+    LimitedBody(ResponseInfo info, int limit) {
+      this.limit = limit;
+      OptionalLong length = info.headers().firstValueAsLong("Content-Length");
+      this.declaredLength = length.isPresent() ? length.getAsLong() : -1;
+      this.discard = info.statusCode() != 200 || declaredLength > limit;
+    }
+
+    @Override
+    public CompletionStage<Body> getBody() {
+      return result;
+    }
+
+    @Override
+    public void onSubscribe(Flow.Subscription s) {
+      subscription = s;
+      if (discard) {
+        s.cancel();
+        result.complete(new Body(null, declaredLength));
+        return;
+      }
+      s.request(Long.MAX_VALUE);
+    }
+
+    @Override
+    public void onNext(List<ByteBuffer> items) {
+      if (result.isDone()) {
+        return;
+      }
+      for (ByteBuffer item : items) {
+        int n = item.remaining();
+        if ((long) size + n > limit) {
+          subscription.cancel();
+          result.complete(new Body(null, declaredLength));
+          return;
+        }
+        if (size + n > buffer.length) {
+          buffer = Arrays.copyOf(buffer, Math.min(limit, Math.max(size + n, 2 * buffer.length)));
+        }
+        item.get(buffer, size, n);
+        size += n;
+      }
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      result.completeExceptionally(t);
+    }
+
+    @Override
+    public void onComplete() {
+      result.complete(new Body(Arrays.copyOf(buffer, size), declaredLength));
+    }
   }
 
   /** A one-line reason; the JDK's connect failures often carry no message of their own. */
-  private static String describe(IOException e, URI uri) {
+  String describe(Throwable e, URI uri) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof UnresolvedAddressException || t instanceof UnknownHostException) {
-        return "unknown host " + uri.getHost();
+        return "unknown host " + uri.getHost() + " (DNS look-up failed)";
       }
+    }
+    if (e instanceof HttpConnectTimeoutException) {
+      return "connection timed out after " + show(connectTimeout);
+    }
+    if (e instanceof HttpTimeoutException) {
+      // The request's own timeout and the deadline above are the same duration: one message.
+      return "no complete response within " + show(requestTimeout);
     }
     if (e instanceof ConnectException) {
       return "cannot connect to "
@@ -176,6 +347,11 @@ final class KeysFetcher {
     String message = e.getMessage();
     String kind = e.getClass().getSimpleName();
     return message == null || message.isBlank() ? kind : kind + ": " + message;
+  }
+
+  /** {@code 30 s}, or {@code 250 ms} below a second. */
+  static String show(Duration d) {
+    return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
   }
 
   /** Percent-encodes one path segment (RFC 3986 unreserved characters are kept). */

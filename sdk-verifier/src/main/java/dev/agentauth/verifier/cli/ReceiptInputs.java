@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.agentauth.verifier.internal.Parallel;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -20,6 +21,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.stream.IntStream;
 
 /**
  * Reads receipt files and splits them into receipts. A file holds one receipt (a JSON object), a
@@ -49,6 +52,16 @@ final class ReceiptInputs {
 
   /** Reads {@code file}, or all of {@code stdin} when {@code file} is {@code -}. */
   static List<ReceiptEntry> read(String file, InputStream stdin) throws InputException {
+    return read(file, stdin, null);
+  }
+
+  /**
+   * Reads {@code file}, or all of {@code stdin} when {@code file} is {@code -}, checking NDJSON
+   * lines on {@code executor}'s threads (the calling thread when {@code null}); the entries and the
+   * first error reported are the same either way.
+   */
+  static List<ReceiptEntry> read(String file, InputStream stdin, Executor executor)
+      throws InputException {
     if ("-".equals(file)) {
       byte[] bytes;
       try {
@@ -56,9 +69,9 @@ final class ReceiptInputs {
       } catch (IOException e) {
         throw new InputException("cannot read standard input: " + e.getMessage());
       }
-      return parse(STDIN, decode(STDIN, bytes));
+      return parse(STDIN, decode(STDIN, bytes), executor);
     }
-    return parse(file, decode(file, readFile(file, "receipt file")));
+    return parse(file, decode(file, readFile(file, "receipt file")), executor);
   }
 
   /** Reads a whole file, mapping every failure to a one-line message. */
@@ -102,6 +115,11 @@ final class ReceiptInputs {
 
   /** Splits one input's text into receipts. */
   static List<ReceiptEntry> parse(String source, String text) throws InputException {
+    return parse(source, text, null);
+  }
+
+  private static List<ReceiptEntry> parse(String source, String text, Executor executor)
+      throws InputException {
     if (text.isBlank()) {
       throw new InputException(source + " is empty: " + EXPECTED);
     }
@@ -120,30 +138,44 @@ final class ReceiptInputs {
     int firstLine = firstNonBlank(lines, 0);
     if (firstNonBlank(lines, firstLine + 1) >= 0
         && singleValueProblem(lines.get(firstLine)) == null) {
-      return ndjson(source, lines);
+      return ndjson(source, lines, executor);
     }
     throw new InputException(source + " is not valid JSON: " + problem);
   }
 
-  private static List<ReceiptEntry> ndjson(String source, List<String> lines)
+  private static List<ReceiptEntry> ndjson(String source, List<String> lines, Executor executor)
       throws InputException {
-    List<ReceiptEntry> entries = new ArrayList<>();
-    for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i);
-      if (line.isBlank()) {
-        continue;
+    List<Integer> numbers = IntStream.range(0, lines.size()).boxed().toList();
+    List<Object> checked =
+        Parallel.map(numbers, i -> ndjsonLine(source, lines.get(i), i), executor);
+    List<ReceiptEntry> entries = new ArrayList<>(checked.size());
+    for (Object c : checked) {
+      if (c instanceof InputException e) {
+        throw e;
       }
-      String problem = singleValueProblem(line);
-      if (problem != null) {
-        throw new InputException(
-            source + " line " + (i + 1) + " is not valid JSON (NDJSON input): " + problem);
+      if (c != null) {
+        entries.add((ReceiptEntry) c);
       }
-      entries.add(
-          line.strip().startsWith("{")
-              ? objectEntry(source + ":" + (i + 1), line)
-              : new ReceiptEntry(source + ":" + (i + 1), line, null));
     }
     return entries;
+  }
+
+  /**
+   * One NDJSON line (index {@code i}): its entry, {@code null} when it is blank, or the input error
+   * that stops the run.
+   */
+  private static Object ndjsonLine(String source, String line, int i) {
+    if (line.isBlank()) {
+      return null;
+    }
+    String problem = singleValueProblem(line);
+    if (problem != null) {
+      return new InputException(
+          source + " line " + (i + 1) + " is not valid JSON (NDJSON input): " + problem);
+    }
+    return line.strip().startsWith("{")
+        ? objectEntry(source + ":" + (i + 1), line)
+        : new ReceiptEntry(source + ":" + (i + 1), line, null);
   }
 
   private static List<ReceiptEntry> arrayElements(String source, String text)

@@ -13,6 +13,7 @@ import dev.agentauth.verifier.cli.Audit.ChainOutcome;
 import dev.agentauth.verifier.cli.Audit.ReceiptOutcome;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.util.Map;
 
 /** Writes an {@link Audit.Result} as text lines or as one JSON document. */
 final class Reports {
@@ -160,6 +161,30 @@ final class Reports {
       summary.put("unchained_receipts", result.unchained());
     }
     summary.put("ok", result.ok());
+    try {
+      out.println(JSON.writeValueAsString(doc));
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The fingerprints of a keys document: one line {@code <key_id> SHA256:<digest>} per key (key id
+   * escaped as in {@link #text}), or one JSON document {@code {"workspace_id", "keys": [{"key_id",
+   * "fingerprint"}]}}.
+   */
+  static void fingerprints(
+      String workspaceId, Map<String, String> fingerprints, boolean json, PrintWriter out) {
+    if (!json) {
+      fingerprints.forEach((keyId, fingerprint) -> out.println(safe(keyId) + "  " + fingerprint));
+      return;
+    }
+    ObjectNode doc = JsonNodeFactory.instance.objectNode();
+    doc.put("workspace_id", workspaceId);
+    ArrayNode keys = doc.putArray("keys");
+    fingerprints.forEach(
+        (keyId, fingerprint) ->
+            keys.addObject().put("key_id", keyId).put("fingerprint", fingerprint));
     try {
       out.println(JSON.writeValueAsString(doc));
     } catch (JsonProcessingException e) {

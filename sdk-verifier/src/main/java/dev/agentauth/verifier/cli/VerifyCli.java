@@ -18,15 +18,20 @@ import picocli.CommandLine.IVersionProvider;
  * workspace's keys document, without any API key.
  *
  * <pre>
- * java -jar agentauth-verify.jar verify --keys keys.json [--chain] [--json] FILE...
- * java -jar agentauth-verify.jar verify --keys-url https://HOST --workspace WS_ID FILE...
+ * java -jar agentauth-verify.jar verify --keys keys.json [--chain] [--json] [--threads N] FILE...
+ * java -jar agentauth-verify.jar verify --keys-url https://HOST --workspace WS_ID \
+ *     [--trusted-key-fingerprint SHA256:...]... FILE...
+ * java -jar agentauth-verify.jar keys fingerprint [--json] keys.json
  * </pre>
  *
  * <p>A {@code FILE} holds one receipt (a JSON object), a JSON array of receipts, or NDJSON (one
  * receipt per line, blank lines ignored); {@code -} reads standard input. {@code --chain} also
  * verifies each authorization's receipt chain; {@code --json} prints one JSON document instead of
- * text. Exit status: 0 when everything is valid, 1 when some receipt or chain is invalid, 2 on a
- * usage or input error (reported in one line on standard error).
+ * text; {@code --threads} sets how many threads verify (one per processor by default; the report is
+ * the same whatever the number). {@code --trusted-key-fingerprint} pins the keys to trust; {@code
+ * keys fingerprint} prints the fingerprint of every key of a keys document. Exit status: 0 when
+ * everything is valid, 1 when some receipt or chain is invalid, 2 on a usage or input error
+ * (reported in one line on standard error).
  */
 public final class VerifyCli {
 
@@ -41,12 +46,36 @@ public final class VerifyCli {
   private final InputStream stdin;
   private final PrintWriter out;
   private final PrintWriter err;
+  private final KeysFetcher fetcher;
+  private final int processors;
 
   /**
    * Creates a CLI reading and writing the given streams (UTF-8) and checking {@code issued_at}
    * against {@code clock}. Tests use this; {@link #main} passes the process's streams.
    */
   VerifyCli(Clock clock, InputStream stdin, OutputStream stdout, OutputStream stderr) {
+    this(
+        clock,
+        stdin,
+        stdout,
+        stderr,
+        new KeysFetcher(),
+        Runtime.getRuntime().availableProcessors());
+  }
+
+  /**
+   * Creates a CLI fetching keys with {@code fetcher} (tests shorten its timeouts and limits) and
+   * verifying on {@code processors} threads unless {@code --threads} says otherwise.
+   */
+  VerifyCli(
+      Clock clock,
+      InputStream stdin,
+      OutputStream stdout,
+      OutputStream stderr,
+      KeysFetcher fetcher,
+      int processors) {
+    this.fetcher = Objects.requireNonNull(fetcher, "fetcher");
+    this.processors = processors;
     this.clock = Objects.requireNonNull(clock, "clock");
     this.stdin = Objects.requireNonNull(stdin, "stdin");
     this.out =
@@ -69,7 +98,11 @@ public final class VerifyCli {
   /** Runs the command line and returns its exit status; never throws, never exits. */
   int run(String... args) {
     CommandLine commandLine = new CommandLine(new Root(err));
-    commandLine.addSubcommand("verify", new VerifyCommand(clock, stdin, out, err));
+    commandLine.addSubcommand(
+        "verify", new VerifyCommand(clock, stdin, out, err, fetcher, processors));
+    CommandLine keys = new CommandLine(new KeysCommand(err));
+    keys.addSubcommand("fingerprint", new KeysCommand.Fingerprint(stdin, out, err, fetcher));
+    commandLine.addSubcommand("keys", keys);
     commandLine.setOut(out);
     commandLine.setErr(err);
     commandLine.setParameterExceptionHandler(
@@ -98,7 +131,7 @@ public final class VerifyCli {
     }
   }
 
-  /** The top-level command: only dispatches to {@code verify} and {@code help}. */
+  /** The top-level command: only dispatches to {@code verify}, {@code keys} and {@code help}. */
   @Command(
       name = PROGRAM,
       mixinStandardHelpOptions = true,

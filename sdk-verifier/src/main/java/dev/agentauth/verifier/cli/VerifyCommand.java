@@ -1,14 +1,15 @@
 package dev.agentauth.verifier.cli;
 
-import dev.agentauth.verifier.KeysDocumentException;
 import dev.agentauth.verifier.ReceiptVerifier;
 import java.io.InputStream;
 import java.io.PrintWriter;
-import java.net.URI;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -33,9 +34,13 @@ import picocli.CommandLine.Parameters;
       "0:every receipt is valid (and every chain, with --chain)",
       "1:some receipt or chain is invalid",
       "2:usage or input error (missing or unreadable file, malformed JSON, bad keys document,"
-          + " keys URL unreachable or not 200)",
+          + " keys URL refused, unreachable or not 200, malformed pin, no pinned key in the"
+          + " keys document)",
     })
 final class VerifyCommand implements Callable<Integer> {
+
+  /** More threads than this is a typing error, not a machine. */
+  static final int MAX_THREADS = 1024;
 
   /** Where the keys document comes from: a file, or the service's public keys endpoint. */
   static final class KeysSource {
@@ -45,7 +50,7 @@ final class VerifyCommand implements Callable<Integer> {
         required = true,
         description =
             "The workspace's keys document: the GET /v1/workspaces/{id}/keys response, saved"
-                + " from a source you trust.")
+                + " from a source you trust ('-' for standard input).")
     String file;
 
     @ArgGroup(exclusive = false, multiplicity = "1")
@@ -59,8 +64,10 @@ final class VerifyCommand implements Callable<Integer> {
         paramLabel = "BASE_URL",
         required = true,
         description =
-            "Instead of --keys, fetch BASE_URL/v1/workspaces/ID/keys. Whoever serves the keys"
-                + " decides what verifies: use https:// to a host you trust.")
+            "Instead of a keys file, fetch BASE_URL/v1/workspaces/ID/keys. Whoever serves the keys"
+                + " decides what verifies: https:// only (http:// only to localhost,"
+                + " 127.0.0.0/8 or ::1), no redirects followed, at most 1 MiB, 10 s to connect"
+                + " and 30 s in all; pin the keys you expect with --trusted-key-fingerprint.")
     String baseUrl;
 
     @Option(
@@ -73,6 +80,24 @@ final class VerifyCommand implements Callable<Integer> {
 
   @ArgGroup(exclusive = true, multiplicity = "1")
   KeysSource keys;
+
+  @Option(
+      names = "--trusted-key-fingerprint",
+      paramLabel = "SHA256:DIGEST",
+      description =
+          "Trust only the key with this fingerprint (repeatable): SHA256: and the unpadded"
+              + " base64url SHA-256 of the raw 32-byte public key, as 'keys fingerprint' prints"
+              + " it. A receipt signed by another key of the keys document fails at"
+              + " KEY_NOT_FOUND; a keys document holding none of these keys is an input error.")
+  List<String> pins = new ArrayList<>();
+
+  @Option(
+      names = "--threads",
+      paramLabel = "N",
+      description =
+          "Verify on N threads (default: one per available processor). The report is the same"
+              + " whatever N.")
+  Integer threads;
 
   @Option(
       names = "--chain",
@@ -98,39 +123,73 @@ final class VerifyCommand implements Callable<Integer> {
   private final InputStream stdin;
   private final PrintWriter out;
   private final PrintWriter err;
+  private final KeysFetcher fetcher;
+  private final int processors;
 
-  VerifyCommand(Clock clock, InputStream stdin, PrintWriter out, PrintWriter err) {
+  VerifyCommand(
+      Clock clock,
+      InputStream stdin,
+      PrintWriter out,
+      PrintWriter err,
+      KeysFetcher fetcher,
+      int processors) {
     this.clock = clock;
     this.stdin = stdin;
     this.out = out;
     this.err = err;
+    this.fetcher = fetcher;
+    this.processors = processors;
   }
 
   @Override
   public Integer call() {
     try {
-      List<ReceiptEntry> entries = readInputs();
-      ReceiptVerifier verifier = verifier();
-      Audit.Result result = new Audit(verifier, chain).run(entries);
-      if (json) {
-        Reports.json(result, out);
-      } else {
-        Reports.text(result, out);
+      int n = threads != null ? threads : processors;
+      if (n < 1 || n > MAX_THREADS) {
+        throw new InputException(
+            "--threads must be between 1 and " + MAX_THREADS + "; got " + threads);
       }
-      return result.ok() ? VerifyCli.EXIT_VALID : VerifyCli.EXIT_INVALID;
+      KeysLoader.checkPins(pins);
+      ExecutorService pool = n > 1 ? Executors.newFixedThreadPool(n, VerifyCommand::worker) : null;
+      try {
+        List<ReceiptEntry> entries = readInputs(pool);
+        ReceiptVerifier verifier = verifier();
+        Audit.Result result = Audit.run(verifier, chain, entries, pool);
+        if (json) {
+          Reports.json(result, out);
+        } else {
+          Reports.text(result, out);
+        }
+        return result.ok() ? VerifyCli.EXIT_VALID : VerifyCli.EXIT_INVALID;
+      } finally {
+        if (pool != null) {
+          pool.shutdownNow();
+        }
+      }
     } catch (InputException e) {
       err.println(VerifyCli.PROGRAM + ": " + Reports.safe(e.getMessage()));
       return VerifyCli.EXIT_USAGE;
     }
   }
 
-  private List<ReceiptEntry> readInputs() throws InputException {
-    if (files.stream().filter("-"::equals).count() > 1) {
+  /** The pool's threads are daemons: they never keep the JVM alive. */
+  private static Thread worker(Runnable task) {
+    Thread t = new Thread(task, "agentauth-verify-worker");
+    t.setDaemon(true);
+    return t;
+  }
+
+  private List<ReceiptEntry> readInputs(Executor executor) throws InputException {
+    long stdinUses = files.stream().filter("-"::equals).count();
+    if ("-".equals(keys.file)) {
+      stdinUses++;
+    }
+    if (stdinUses > 1) {
       throw new InputException("standard input ('-') can be given only once");
     }
     List<ReceiptEntry> entries = new ArrayList<>();
     for (String file : files) {
-      entries.addAll(ReceiptInputs.read(file, stdin));
+      entries.addAll(ReceiptInputs.read(file, stdin, executor));
     }
     if (entries.isEmpty()) {
       throw new InputException("no receipts found in " + String.join(", ", files));
@@ -139,41 +198,10 @@ final class VerifyCommand implements Callable<Integer> {
   }
 
   private ReceiptVerifier verifier() throws InputException {
-    String source;
-    String document;
-    URI uri = null;
-    if (keys.file != null) {
-      source = keys.file;
-      document =
-          ReceiptInputs.decode(keys.file, ReceiptInputs.readFile(keys.file, "keys document"));
-    } else {
-      uri = KeysFetcher.keysUri(keys.remote.baseUrl, keys.remote.workspace);
-      if (KeysFetcher.insecure(uri)) {
-        err.println(
-            VerifyCli.PROGRAM
-                + ": warning: fetching keys over plain HTTP from "
-                + uri
-                + "; anyone on the network path could substitute them (use https:// or --keys)");
-      }
-      source = uri.toString();
-      document = KeysFetcher.fetch(uri);
-    }
-    ReceiptVerifier verifier;
-    try {
-      verifier = ReceiptVerifier.builder().keysJson(document).clock(clock).build();
-    } catch (KeysDocumentException e) {
-      throw new InputException(source + ": " + e.getMessage());
-    }
-    if (uri != null && !verifier.workspaceId().equals(keys.remote.workspace)) {
-      throw new InputException(
-          "the keys document at "
-              + uri
-              + " is for workspace \""
-              + verifier.workspaceId()
-              + "\", not \""
-              + keys.remote.workspace
-              + "\"");
-    }
-    return verifier;
+    KeysLoader.Document document =
+        keys.file != null
+            ? KeysLoader.fromFile(keys.file, stdin)
+            : KeysLoader.fromUrl(keys.remote.baseUrl, keys.remote.workspace, fetcher);
+    return KeysLoader.verifier(document, clock, pins);
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The auditor command line, {@code agentauth-verify}: verifies receipt files offline against a
- * workspace's keys document and, with {@code --chain}, each authorization's receipt chain. Entry
- * point: {@link dev.agentauth.verifier.cli.VerifyCli}.
+ * workspace's keys document (optionally pinned to trusted key fingerprints, on every core) and,
+ * with {@code --chain}, each authorization's receipt chain; {@code keys fingerprint} prints the
+ * fingerprints of a keys document. Entry point: {@link dev.agentauth.verifier.cli.VerifyCli}.
  */
 package dev.agentauth.verifier.cli;

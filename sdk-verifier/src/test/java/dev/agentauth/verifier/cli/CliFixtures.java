@@ -36,6 +36,9 @@ final class CliFixtures {
 
   static final ReceiptSigner SIGNER = ReceiptSigner.fromSeed("cli/k1", seed(7));
 
+  /** A second published key ({@link #keysDocument(ReceiptSigner...)}). */
+  static final ReceiptSigner SECOND = ReceiptSigner.fromSeed("cli/k2", seed(9));
+
   /** Signs with a key nobody published under the published key id. */
   static final ReceiptSigner IMPOSTOR = ReceiptSigner.fromSeed("cli/k1", seed(8));
 
@@ -49,25 +52,37 @@ final class CliFixtures {
 
   /** The keys document of {@link #WORKSPACE}: {@link #SIGNER}'s key, active from 2026-01-01. */
   static String keysDocument() {
+    return keysDocument(SIGNER);
+  }
+
+  /** The keys document of {@link #WORKSPACE} with these keys, each active from 2026-01-01. */
+  static String keysDocument(ReceiptSigner... signers) {
     ObjectNode doc = MAPPER.createObjectNode();
     doc.put("workspace_id", WORKSPACE);
     ArrayNode keys = doc.putArray("keys");
-    ObjectNode k = keys.addObject();
-    k.put("key_id", SIGNER.keyId());
-    k.put("alg", "Ed25519");
-    k.put("public_key", SIGNER.publicKeyBase64Url());
-    k.put("active_from", "2026-01-01T00:00:00Z");
-    k.putNull("active_until");
+    for (ReceiptSigner signer : signers) {
+      ObjectNode k = keys.addObject();
+      k.put("key_id", signer.keyId());
+      k.put("alg", "Ed25519");
+      k.put("public_key", signer.publicKeyBase64Url());
+      k.put("active_from", "2026-01-01T00:00:00Z");
+      k.putNull("active_until");
+    }
     return json(doc);
   }
 
   /** A signed scope receipt issued at {@code 2026-06-01T<time>:00Z}. */
   static ObjectNode scope(String id, String time, String decision) {
+    return scope(SIGNER, id, time, decision);
+  }
+
+  /** A scope receipt issued at {@code 2026-06-01T<time>:00Z}, signed by {@code signer}. */
+  static ObjectNode scope(ReceiptSigner signer, String id, String time, String decision) {
     ObjectNode r = base(id, time, decision, "authorization_granted_scope_active");
     r.put("scope", "email.send");
     r.put("resource", "mailbox:inbox");
     r.putObject("context").putObject("client_context").put("initiated_by", "user");
-    return SIGNER.sign(reorder(r));
+    return signer.sign(reorder(r));
   }
 
   /** A signed authorization.create receipt. */

@@ -109,6 +109,40 @@ class VerifyCliJarIT {
   }
 
   @Test
+  void pinsTheFingerprintItPrintsAndVerifiesOnTwoThreads() throws Exception {
+    String keys = write(dir, "keys.json", CliFixtures.keysDocument()).toString();
+    String receipts =
+        write(
+                dir,
+                "receipts.ndjson",
+                ndjson(
+                    List.of(
+                        CliFixtures.scope("01JA", "10:15", "allow"),
+                        CliFixtures.scope("01JB", "10:16", "deny"))))
+            .toString();
+
+    Result fingerprint = java("", "keys", "fingerprint", keys);
+    String pin = fingerprint.out().strip().split("  ")[1];
+    Result verified =
+        java(
+            "",
+            "verify",
+            "--keys",
+            keys,
+            "--trusted-key-fingerprint",
+            pin,
+            "--threads",
+            "2",
+            receipts);
+
+    assertThat(fingerprint.exitCode()).isZero();
+    assertThat(fingerprint.out()).startsWith("cli/k1  SHA256:");
+    assertThat(verified.err()).isEmpty();
+    assertThat(verified.exitCode()).isZero();
+    assertThat(verified.out()).endsWith("2 receipts: 2 valid, 0 invalid" + System.lineSeparator());
+  }
+
+  @Test
   void printsItsVersionFromTheManifest() throws Exception {
     Result result = java("", "--version");
 
