@@ -2,7 +2,6 @@ package dev.agentauth.benchmarks;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentauth.verifier.ReceiptVerifier;
 import dev.agentauth.verifier.signing.ReceiptSigner;
@@ -72,18 +71,25 @@ public record ReceiptBatch(String keysJson, List<String> receipts, ReceiptVerifi
       r.put("policy_version", "2026-05-28.3");
       receipts.add(mapper.writeValueAsString(signer.sign(r)));
     }
+    String keysJson = mapper.writeValueAsString(keysDocument(mapper, WORKSPACE, signer));
+    ReceiptVerifier verifier = ReceiptVerifier.builder().keysJson(keysJson).clock(CLOCK).build();
+    return new ReceiptBatch(keysJson, List.copyOf(receipts), verifier);
+  }
+
+  /**
+   * The keys document of {@code workspaceId} holding {@code signer}'s public key, active since
+   * 2026-01-01 and not retired.
+   */
+  static ObjectNode keysDocument(ObjectMapper mapper, String workspaceId, ReceiptSigner signer) {
     ObjectNode keys = mapper.createObjectNode();
-    keys.put("workspace_id", WORKSPACE);
-    ArrayNode list = keys.putArray("keys");
-    ObjectNode key = list.addObject();
+    keys.put("workspace_id", workspaceId);
+    ObjectNode key = keys.putArray("keys").addObject();
     key.put("key_id", signer.keyId());
     key.put("alg", "Ed25519");
     key.put("public_key", signer.publicKeyBase64Url());
     key.put("active_from", "2026-01-01T00:00:00Z");
     key.putNull("active_until");
-    String keysJson = mapper.writeValueAsString(keys);
-    ReceiptVerifier verifier = ReceiptVerifier.builder().keysJson(keysJson).clock(CLOCK).build();
-    return new ReceiptBatch(keysJson, List.copyOf(receipts), verifier);
+    return keys;
   }
 
   /**

@@ -3,7 +3,6 @@ package dev.agentauth.benchmarks;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentauth.verifier.Canonicalizer;
 import dev.agentauth.verifier.ReceiptVerifier;
@@ -97,15 +96,7 @@ public class VerifierBenchmark {
     receiptJson = mapper.writeValueAsString(signed);
     receiptTree = mapper.readTree(receiptJson);
 
-    ObjectNode keys = mapper.createObjectNode();
-    keys.put("workspace_id", WORKSPACE);
-    ArrayNode list = keys.putArray("keys");
-    ObjectNode key = list.addObject();
-    key.put("key_id", signer.keyId());
-    key.put("alg", "Ed25519");
-    key.put("public_key", signer.publicKeyBase64Url());
-    key.put("active_from", "2026-01-01T00:00:00Z");
-    key.putNull("active_until");
+    ObjectNode keys = ReceiptBatch.keysDocument(mapper, WORKSPACE, signer);
     synchronized (VerifierBenchmark.class) {
       if (shared == null) {
         shared = ReceiptVerifier.builder().keys(keys).clock(CLOCK).build();

@@ -277,7 +277,14 @@ public final class AgentAuthServer implements AutoCloseable {
         });
   }
 
-  /** The base URL clients use, e.g. {@code http://127.0.0.1:54321}. */
+  /**
+   * Runs the API key refresh now instead of at its next 250 ms turn (tests): revocations by other
+   * instances are picked up and recorded uses written before this returns.
+   */
+  void refreshApiKeys() {
+    apiKeys.refresh();
+  }
+
   /** Every endpoint this server answers and who may call it (the route table); after start. */
   public java.util.List<Api.Endpoint> endpoints() {
     if (api == null) {
@@ -286,6 +293,7 @@ public final class AgentAuthServer implements AutoCloseable {
     return api.endpoints();
   }
 
+  /** The base URL clients use, e.g. {@code http://127.0.0.1:54321}. */
   public String baseUrl() {
     return baseUrl;
   }

@@ -148,9 +148,10 @@ public final class ApiKeyOps {
   /**
    * Picks up revocations made by other instances sharing the store (for every cached key), and
    * records the keys' uses since the last call. Runs off the request path; a store failure is
-   * logged and retried at the next call.
+   * logged and retried at the next call. Calls run one at a time, so when one returns, every use
+   * noted before it began is written.
    */
-  public void refresh() {
+  public synchronized void refresh() {
     List<ApiKeyRow.Use> batch = new ArrayList<>();
     for (String h : List.copyOf(uses.keySet())) {
       ApiKeyRow.Use u = uses.remove(h);
@@ -258,19 +259,7 @@ public final class ApiKeyOps {
             null,
             null);
     tx.insertApiKey(row);
-    ApiKey created = wire(row);
-    return new ApiKey(
-        created.keyId(),
-        secret,
-        created.workspaceId(),
-        created.role(),
-        created.name(),
-        created.approverId(),
-        created.prefix(),
-        created.createdAt(),
-        created.expiresAt(),
-        created.lastUsedAt(),
-        created.revokedAt());
+    return wire(row, secret);
   }
 
   /**
@@ -305,7 +294,7 @@ public final class ApiKeyOps {
     Page<ApiKeyRow> page =
         tx.listApiKeys(workspaceId, new PageRequest(Cursors.decode(cursor, filters), limit));
     List<ApiKey> items = new ArrayList<>();
-    page.items().forEach(k -> items.add(wire(k)));
+    page.items().forEach(k -> items.add(wire(k, null)));
     return new ApiKeyPage(items, page.hasMore(), Cursors.next(filters, page, ApiKeyRow::keyId));
   }
 
@@ -335,13 +324,13 @@ public final class ApiKeyOps {
                   return row.revokedAt(now);
                 });
     markRevoked(revoked.keyHash());
-    return wire(revoked);
+    return wire(revoked, null);
   }
 
   /** The calling key's own record, without the secret. */
   public ApiKey current(Tx tx, Caller caller) {
     return tx.apiKey(caller.apiKeyHash())
-        .map(ApiKeyOps::wire)
+        .map(k -> wire(k, null))
         .orElseThrow(() -> ServiceException.notFound("API key"));
   }
 
@@ -349,10 +338,11 @@ public final class ApiKeyOps {
     return "key_" + ctx.ulid().toLowerCase(Locale.ROOT);
   }
 
-  static ApiKey wire(ApiKeyRow k) {
+  /** The wire record of a key; {@code secret} only in the answer that created it, else null. */
+  private static ApiKey wire(ApiKeyRow k, String secret) {
     return new ApiKey(
         k.keyId(),
-        null,
+        secret,
         k.workspaceId(),
         ApiKeyRole.of(k.role()),
         k.name(),
