@@ -2,16 +2,12 @@ package dev.agentauth.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentauth.model.AgentAuthJson;
+import dev.agentauth.server.HostileServer.Tally;
 import dev.agentauth.server.ServerHarness.Resp;
-import dev.agentauth.server.ServerMainIT.Child;
-import java.io.IOException;
-import java.net.http.HttpClient;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -20,15 +16,11 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -43,15 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * signer stay alive ({@code /healthz}).
  */
 class ResilienceIT {
-  private static final String ATTACKER_KEY = "sk_" + "attacker0key0".repeat(3) + "resi";
-  private static final String ADMIN = "admin-token-for-resilience";
+  private static final String ATTACKER_KEY = HostileServer.ATTACKER_KEY;
   private static final String HEAP = "-Xmx384m";
-
-  /** How long each attack runs while the other workspace is measured. */
-  private static final Duration ATTACK = Duration.ofSeconds(8);
-
-  /** The other workspace's checks must keep this p99 while an attack runs. */
-  private static final Duration VICTIM_P99 = Duration.ofMillis(250);
 
   /**
    * The victim's p99 under the signing flood. Unlike the other attacks, the flood's checks are
@@ -70,9 +55,6 @@ class ResilienceIT {
    */
   private static final Duration VICTIM_P99_UNDER_HEAVY_BODIES = Duration.ofMillis(500);
 
-  /** The attacker's answers must come within this, whatever they say. */
-  private static final Duration ATTACKER_MAX = Duration.ofSeconds(5);
-
   private static final ObjectMapper MAPPER = AgentAuthJson.newObjectMapper();
 
   /** Twenty scopes {@code s0}…{@code s19}, as authorization entries and as a check's list. */
@@ -85,203 +67,39 @@ class ResilienceIT {
 
   @TempDir Path work;
 
-  private final HttpClient http =
-      HttpClient.newBuilder()
-          .version(HttpClient.Version.HTTP_1_1)
-          .connectTimeout(Duration.ofSeconds(5))
-          .build();
-
-  private Child server;
-  private String base;
-  private String victimKey;
-  private String victimAuthorization;
+  private HostileServer hostile;
 
   @AfterEach
   void stop() {
-    if (server != null) {
-      server.close();
+    if (hostile != null) {
+      hostile.close();
     }
   }
 
-  // ---- the server, the victim and the attacker
+  private void startWithVictim() throws Exception {
+    hostile = HostileServer.start(work, HEAP);
+  }
 
   private Path database() {
-    return work.resolve("data").resolve("agentauth.db");
-  }
-
-  private void startServer() throws Exception {
-    Files.createDirectories(database().getParent());
-    server =
-        new Child(
-            List.of("--port", "0", "--store", "sqlite:" + database()),
-            Map.of(
-                "AGENTAUTH_ADMIN_TOKEN", ADMIN,
-                "AGENTAUTH_BOOTSTRAP_WORKSPACE", "ws_attacker",
-                "AGENTAUTH_BOOTSTRAP_API_KEY", ATTACKER_KEY,
-                "JAVA_TOOL_OPTIONS", HEAP),
-            work);
-    base = server.awaitReady();
-  }
-
-  /** Starts the server and a second workspace with one authorization, checked by the victim. */
-  private void startWithVictim() throws Exception {
-    startServer();
-    call(
-        "POST",
-        "/admin/v1/workspaces",
-        "{\"workspace_id\":\"ws_victim\",\"plan\":\"pro\"}",
-        ADMIN,
-        201);
-    victimKey =
-        call("POST", "/admin/v1/workspaces/ws_victim/api-keys", null, ADMIN, 201)
-            .path("api_key")
-            .asText();
-    victimAuthorization = authorize(victimKey, "{\"name\":\"crm.read\"}");
+    return hostile.database();
   }
 
   private String authorize(String key, String... scopes) throws Exception {
-    String body =
-        "{\"user_id\":\"u1\",\"agent_id\":\"a1\",\"scopes\":["
-            + String.join(",", scopes)
-            + "],\"expires_at\":\""
-            + AgentAuthJson.formatInstant(Instant.now().plus(Duration.ofDays(1)))
-            + "\"}";
-    return call("POST", "/v1/authorizations", body, key, 201).path("authorization_id").asText();
+    return hostile.authorize(key, scopes);
   }
 
-  private JsonNode call(String method, String path, String body, String key, int expected)
-      throws Exception {
-    Resp r = ServerMainIT.send(http, method, base + path, body, key, Map.of());
-    assertThat(r.status()).as(method + " " + path + ": " + r.raw()).isEqualTo(expected);
-    return r.body();
-  }
-
-  /** What one side of a load saw: the latency and status of every request. */
-  private static final class Tally {
-    final List<Long> nanos = Collections.synchronizedList(new ArrayList<>());
-    final Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
-    final List<String> unexpected = Collections.synchronizedList(new ArrayList<>());
-
-    void record(long took, int status) {
-      nanos.add(took);
-      statuses.computeIfAbsent(status, s -> new AtomicInteger()).incrementAndGet();
-    }
-
-    Duration percentile(double p) {
-      List<Long> sorted;
-      synchronized (nanos) {
-        sorted = new ArrayList<>(nanos);
-      }
-      Collections.sort(sorted);
-      if (sorted.isEmpty()) {
-        return Duration.ZERO;
-      }
-      int i = (int) Math.ceil(p * sorted.size()) - 1;
-      return Duration.ofNanos(sorted.get(Math.max(0, i)));
-    }
-
-    @Override
-    public String toString() {
-      return "%d requests, statuses %s, p50 %d ms, p99 %d ms, max %d ms"
-          .formatted(
-              nanos.size(),
-              statuses,
-              percentile(0.5).toMillis(),
-              percentile(0.99).toMillis(),
-              percentile(1.0).toMillis());
-    }
-  }
-
-  /**
-   * Runs {@code threads} attackers, each sending {@code request.apply(i)} (method, path, body) in a
-   * loop, and one victim checking its authorization one check after another, for {@link #ATTACK};
-   * returns both tallies.
-   */
   private Tally[] attack(int threads, IntFunction<String[]> request, String key) throws Exception {
-    Tally attacker = new Tally();
-    Tally victim = new Tally();
-    long deadline = System.nanoTime() + ATTACK.toNanos();
-    ExecutorService pool = Executors.newFixedThreadPool(threads + 1);
-    try {
-      List<Future<?>> running = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        running.add(
-            pool.submit(
-                () -> {
-                  int i = 0;
-                  while (System.nanoTime() < deadline) {
-                    String[] req = request.apply(i++);
-                    long start = System.nanoTime();
-                    try {
-                      Resp r =
-                          ServerMainIT.send(http, req[0], base + req[1], req[2], key, Map.of());
-                      attacker.record(System.nanoTime() - start, r.status());
-                    } catch (IOException e) {
-                      attacker.unexpected.add(e.toString());
-                      attacker.record(System.nanoTime() - start, -1);
-                    }
-                  }
-                  return null;
-                }));
-      }
-      running.add(
-          pool.submit(
-              () -> {
-                String body =
-                    "{\"authorization_id\":\""
-                        + victimAuthorization
-                        + "\",\"scopes\":[\"crm.read\"]}";
-                while (System.nanoTime() < deadline) {
-                  long start = System.nanoTime();
-                  Resp r =
-                      ServerMainIT.send(
-                          http, "POST", base + "/v1/check", body, victimKey, Map.of());
-                  victim.record(System.nanoTime() - start, r.status());
-                  if (r.status() != 200) {
-                    victim.unexpected.add(r.status() + " " + r.raw());
-                  }
-                }
-                return null;
-              }));
-      for (Future<?> f : running) {
-        f.get(ATTACK.toSeconds() + 60, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
-    return new Tally[] {attacker, victim};
+    return hostile.attack(threads, request, key);
   }
 
-  /** What every attack must leave true. */
   private void assertSurvived(Tally attacker, Tally victim, int... attackerStatuses)
       throws Exception {
-    assertSurvived(attacker, victim, VICTIM_P99, attackerStatuses);
+    hostile.assertSurvived(attacker, victim, attackerStatuses);
   }
 
   private void assertSurvived(
       Tally attacker, Tally victim, Duration victimP99, int... attackerStatuses) throws Exception {
-    String report = "attacker: " + attacker + "; victim: " + victim;
-    System.out.println("ResilienceIT " + report);
-    assertThat(attacker.nanos).as(report).isNotEmpty();
-    assertThat(attacker.statuses.keySet()).as(report).isSubsetOf(boxed(attackerStatuses));
-    assertThat(attacker.percentile(1.0)).as(report).isLessThanOrEqualTo(ATTACKER_MAX);
-    assertThat(victim.unexpected).as(report).isEmpty();
-    assertThat(victim.nanos.size()).as(report).isGreaterThan(10);
-    assertThat(victim.percentile(0.99)).as(report).isLessThanOrEqualTo(victimP99);
-    assertThat(server.process.isAlive()).as("server alive; stderr: %s", server.stderr).isTrue();
-    assertThat(server.stderr.toString()).doesNotContain("OutOfMemoryError");
-    Resp health = ServerMainIT.send(http, "GET", base + "/healthz", null, null, Map.of());
-    assertThat(health.status()).as(health.raw()).isEqualTo(200);
-    Resp ready = ServerMainIT.send(http, "GET", base + "/readyz", null, null, Map.of());
-    assertThat(ready.status()).as(ready.raw()).isEqualTo(200);
-  }
-
-  private static List<Integer> boxed(int[] statuses) {
-    List<Integer> out = new ArrayList<>();
-    for (int s : statuses) {
-      out.add(s);
-    }
-    return out;
+    hostile.assertSurvived(attacker, victim, victimP99, attackerStatuses);
   }
 
   // ---- the attacks
@@ -348,23 +166,27 @@ class ResilienceIT {
     Tally[] t = attack(16, i -> new String[] {"POST", "/v1/check", body}, ATTACKER_KEY);
 
     assertSurvived(t[0], t[1], VICTIM_P99_UNDER_FLOOD, 200, 503);
-    assertThat(server.terminate()).as("exit code; stderr: %s", server.stderr).isZero();
+    assertThat(hostile.server.terminate())
+        .as("exit code; stderr: %s", hostile.server.stderr)
+        .isZero();
     assertThat(pendingReceipts()).isZero();
 
     // A crash leaves receipts unsigned; the next start must sign them without loading them all.
-    startServer();
+    hostile.restart();
     Tally more = attack(16, i -> new String[] {"POST", "/v1/check", body}, ATTACKER_KEY)[0];
     assertThat(more.statuses.keySet()).as("attacker: %s", more).isSubsetOf(200, 503);
-    server.kill();
+    hostile.server.kill();
     long left = pendingReceipts();
     assertThat(left).as("the kill left receipts pending").isPositive();
     // The restart must start at once on that backlog, and its drain signs all of it on SIGTERM.
-    startServer();
-    Resp health = ServerMainIT.send(http, "GET", base + "/healthz", null, null, Map.of());
+    hostile.restart();
+    Resp health = hostile.send("GET", "/healthz", null, null);
     assertThat(health.status()).as(health.raw()).isEqualTo(200);
-    assertThat(server.terminate()).as("exit code; stderr: %s", server.stderr).isZero();
+    assertThat(hostile.server.terminate())
+        .as("exit code; stderr: %s", hostile.server.stderr)
+        .isZero();
     assertThat(pendingReceipts()).as("%d receipts were pending at the restart", left).isZero();
-    assertThat(server.stderr.toString()).doesNotContain("OutOfMemoryError");
+    assertThat(hostile.server.stderr.toString()).doesNotContain("OutOfMemoryError");
   }
 
   private long pendingReceipts() throws SQLException {
@@ -419,8 +241,7 @@ class ResilienceIT {
             seeders.submit(
                 () -> {
                   for (int i = 0; i < 250; i++) {
-                    ServerMainIT.send(
-                        http, "POST", base + "/v1/check", check, ATTACKER_KEY, Map.of());
+                    hostile.send("POST", "/v1/check", check, ATTACKER_KEY);
                   }
                   return null;
                 }));
