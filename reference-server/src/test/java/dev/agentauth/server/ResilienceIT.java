@@ -174,7 +174,9 @@ class ResilienceIT {
     // A crash leaves receipts unsigned; the next start must sign them without loading them all.
     hostile.restart();
     Tally more = attack(16, i -> new String[] {"POST", "/v1/check", body}, ATTACKER_KEY)[0];
-    assertThat(more.statuses.keySet()).as("attacker: %s", more).isSubsetOf(200, 503);
+    assertThat(more.statuses.keySet())
+        .as("attacker: %s; stderr: %s", more, hostile.server.stderr)
+        .isSubsetOf(200, 503);
     hostile.server.kill();
     long left = pendingReceipts();
     assertThat(left).as("the kill left receipts pending").isPositive();
