@@ -22,11 +22,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads receipt files and splits them into receipts. A file holds one receipt (a JSON object), a
- * JSON array of receipts, or NDJSON (one receipt per line, blank lines ignored). Wherever a receipt
- * may stand, so may the envelope {@code GET /v1/receipts/{id}} answers for a signed receipt, {@code
- * {"status":"signed","receipt":{...}}}: it stands for the receipt inside it, so a saved server
- * response can be verified as it is.
+ * Splits receipt files into receipts ({@link ReceiptStream} reads them). A file holds one receipt
+ * (a JSON object), a JSON array of receipts, or NDJSON (one receipt per line, blank lines ignored).
+ * Wherever a receipt may stand, so may the envelope {@code GET /v1/receipts/{id}} answers for a
+ * signed receipt, {@code {"status":"signed","receipt":{...}}}: it stands for the receipt inside it,
+ * so a saved server response can be verified as it is.
  *
  * <p>Only the container is parsed here, leniently; each receipt's text is handed to the verifier
  * exactly as given (an array element as its own slice of the file), so the verifier's strict parse

@@ -138,6 +138,9 @@ final class VerifyCommand implements Callable<Integer> {
   private final KeysFetcher fetcher;
   private final int processors;
 
+  /** What is being read or verified, for a resource-exhaustion message. */
+  private String reading = "the inputs";
+
   VerifyCommand(
       Clock clock,
       InputStream stdin,
@@ -183,9 +186,6 @@ final class VerifyCommand implements Callable<Integer> {
       return VerifyCli.EXIT_USAGE;
     }
   }
-
-  /** What is being read, for a resource-exhaustion message. */
-  private String reading = "the keys document";
 
   /**
    * Reads every input twice: once to check that it is made of receipts (so an input error anywhere
