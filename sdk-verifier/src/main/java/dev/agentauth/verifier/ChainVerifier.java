@@ -1,11 +1,8 @@
 package dev.agentauth.verifier;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentauth.verifier.ChainProblem.Kind;
 import dev.agentauth.verifier.ReceiptVerifier.Checked;
-import dev.agentauth.verifier.ReceiptVerifier.Facts;
 import dev.agentauth.verifier.internal.Parallel;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -40,12 +37,11 @@ import java.util.concurrent.Executor;
  *   <li>no scope receipt other than {@code deny} issued after the revocation's {@code issued_at}.
  * </ul>
  *
- * <p>Every problem is reported, not just the first. Never throws for bad receipts. Thread-safe.
+ * <p>Every problem is reported, not just the first. Never throws for bad receipts. Thread-safe. A
+ * chain too long to hold in memory is checked receipt by receipt with {@link #newCheck()} (see
+ * {@link ChainCheck}).
  */
 public final class ChainVerifier {
-
-  private static final String CREATE = "authorization.create";
-  private static final String REVOKE = "authorization.revoke";
 
   private final ReceiptVerifier verifier;
 
@@ -114,157 +110,37 @@ public final class ChainVerifier {
     return report(checked);
   }
 
+  /**
+   * Verifies one receipt for a {@link ChainCheck}, which then takes it in issuance order.
+   * Thread-safe: receipts may be checked on several threads at once.
+   *
+   * @param receiptJson the receipt's JSON text; {@code null} or text that is not JSON is an invalid
+   *     receipt failing {@link VerificationStep#PARSE}
+   * @return the verified receipt
+   */
+  public ChainCheck.Receipt check(String receiptJson) {
+    return new ChainCheck.Receipt(verifier.checkJson(receiptJson));
+  }
+
+  /**
+   * Starts checking a chain receipt by receipt, for chains too long to hold in memory: add each
+   * receipt, {@link #check(String) checked}, in issuance order; the problems are those {@link
+   * #verify(List)} reports.
+   *
+   * @return an empty chain check
+   */
+  public ChainCheck newCheck() {
+    return new ChainCheck();
+  }
+
   /** Checks the chain rules over the receipts' own verification outcomes, in chain order. */
   private static ChainReport report(List<Checked> checkedReceipts) {
-    int n = checkedReceipts.size();
-    List<VerificationResult> results = new ArrayList<>(n);
-    List<ChainProblem> problems = new ArrayList<>();
-    Facts[] valid = new Facts[n];
-    for (int i = 0; i < n; i++) {
-      Checked checked = checkedReceipts.get(i);
-      VerificationResult r = checked.result();
-      results.add(r);
-      if (r.valid()) {
-        valid[i] = checked.facts();
-      } else if (r.failedStep() == VerificationStep.WORKSPACE) {
-        problems.add(new ChainProblem(Kind.MIXED_WORKSPACE, i, r.receiptId(), r.message()));
-      } else {
-        problems.add(
-            new ChainProblem(
-                Kind.INVALID_RECEIPT,
-                i,
-                r.receiptId(),
-                "failed verification at step " + r.failedStep() + ": " + r.message()));
-      }
+    ChainCheck check = new ChainCheck();
+    List<VerificationResult> results = new ArrayList<>(checkedReceipts.size());
+    for (Checked checked : checkedReceipts) {
+      results.add(checked.result());
+      check.add(checked);
     }
-
-    int createIndex = -1;
-    int revokeIndex = -1;
-    int firstValid = -1;
-    for (int i = 0; i < n; i++) {
-      Facts f = valid[i];
-      if (f == null) {
-        continue;
-      }
-      if (firstValid < 0) {
-        firstValid = i;
-      }
-      if (CREATE.equals(f.event())) {
-        if (createIndex < 0) {
-          createIndex = i;
-        } else {
-          problems.add(
-              problem(
-                  Kind.DUPLICATE_CREATE,
-                  i,
-                  f,
-                  "second authorization.create receipt; the first is "
-                      + valid[createIndex].receiptId()));
-        }
-      } else if (REVOKE.equals(f.event())) {
-        if (revokeIndex < 0) {
-          revokeIndex = i;
-        } else {
-          problems.add(
-              problem(
-                  Kind.DUPLICATE_REVOKE,
-                  i,
-                  f,
-                  "second authorization.revoke receipt; the first is "
-                      + valid[revokeIndex].receiptId()));
-        }
-      }
-    }
-    if (createIndex < 0) {
-      problems.add(
-          new ChainProblem(
-              Kind.MISSING_CREATE,
-              -1,
-              null,
-              n == 0
-                  ? "the chain is empty: it has no authorization.create receipt"
-                  : "the chain has no valid authorization.create receipt"));
-    } else if (createIndex != firstValid) {
-      problems.add(
-          problem(
-              Kind.CREATE_NOT_FIRST,
-              createIndex,
-              valid[createIndex],
-              "the authorization.create receipt is not the first receipt of the chain; "
-                  + valid[firstValid].receiptId()
-                  + " precedes it"));
-    }
-
-    String authorizationId =
-        createIndex >= 0
-            ? valid[createIndex].authorizationId()
-            : firstValid >= 0 ? valid[firstValid].authorizationId() : null;
-    Instant revokedAt = null;
-    for (int i = 0; i < n; i++) {
-      if (valid[i] != null && REVOKE.equals(valid[i].event())) {
-        Instant t = valid[i].issuedAt();
-        revokedAt = revokedAt == null || t.isBefore(revokedAt) ? t : revokedAt;
-      }
-    }
-
-    Facts previous = null;
-    for (int i = 0; i < n; i++) {
-      Facts f = valid[i];
-      if (f == null) {
-        continue;
-      }
-      if (previous != null && f.issuedAt().isBefore(previous.issuedAt())) {
-        problems.add(
-            problem(
-                Kind.OUT_OF_ORDER,
-                i,
-                f,
-                "issued_at "
-                    + f.issuedAt()
-                    + " is earlier than that of the preceding receipt "
-                    + previous.receiptId()
-                    + " ("
-                    + previous.issuedAt()
-                    + ")"));
-      }
-      previous = f;
-      if (!Objects.equals(authorizationId, f.authorizationId())) {
-        problems.add(
-            problem(
-                Kind.MIXED_AUTHORIZATION,
-                i,
-                f,
-                "authorization_id "
-                    + quote(f.authorizationId())
-                    + " differs from the chain's "
-                    + quote(authorizationId)));
-      }
-      if (revokedAt != null
-          && f.event() == null
-          && !"deny".equals(f.decision())
-          && f.issuedAt().isAfter(revokedAt)) {
-        problems.add(
-            problem(
-                Kind.USE_AFTER_REVOKE,
-                i,
-                f,
-                "scope receipt with decision "
-                    + f.decision()
-                    + " issued at "
-                    + f.issuedAt()
-                    + ", after the revocation at "
-                    + revokedAt
-                    + "; only deny may follow a revocation"));
-      }
-    }
-    return new ChainReport(authorizationId, results, problems);
-  }
-
-  private static ChainProblem problem(Kind kind, int index, Facts f, String message) {
-    return new ChainProblem(kind, index, f.receiptId(), message);
-  }
-
-  private static String quote(String s) {
-    return s == null ? "null" : "\"" + s + "\"";
+    return new ChainReport(check.authorizationId(), results, check.problems());
   }
 }

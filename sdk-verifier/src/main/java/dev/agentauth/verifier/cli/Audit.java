@@ -2,22 +2,31 @@ package dev.agentauth.verifier.cli;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.agentauth.verifier.ChainReport;
+import dev.agentauth.verifier.ChainCheck;
+import dev.agentauth.verifier.ChainProblem;
 import dev.agentauth.verifier.ChainVerifier;
 import dev.agentauth.verifier.ReceiptVerifier;
 import dev.agentauth.verifier.VerificationResult;
 import dev.agentauth.verifier.internal.Parallel;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 
 /**
- * Verifies every receipt read, and with chains on, each authorization's chain: the receipts that
- * name one {@code authorization_id}, in input order (the order {@code GET /v1/receipts} lists them
- * in is issuance order).
+ * Verifies receipts a window at a time, and with chains on, each authorization's chain: the
+ * receipts that name one {@code authorization_id}, in input order (the order {@code GET
+ * /v1/receipts} lists them in is issuance order).
+ *
+ * <p>Each window is verified on the executor's threads and its outcomes handed to the report in
+ * input order, so the report does not depend on the threads. Memory: the window being verified, and
+ * with chains on, for each authorization what its {@link ChainCheck} keeps plus eight bytes per
+ * receipt (where each came from, for the problems' {@code source}); never the receipts.
  */
 final class Audit {
 
@@ -26,7 +35,7 @@ final class Audit {
    * from the receipt only when it is valid (an invalid receipt's claims are not shown as facts).
    */
   record ReceiptOutcome(
-      ReceiptEntry entry, VerificationResult result, String decision, String scope, String event) {
+      String source, VerificationResult result, String decision, String scope, String event) {
 
     /** The scope of a scope receipt, or the event of an event receipt. */
     String subject() {
@@ -34,29 +43,42 @@ final class Audit {
     }
   }
 
-  /** One chain's outcome; {@code members} are indexes into the receipt list, in chain order. */
-  record ChainOutcome(String authorizationId, List<Integer> members, ChainReport report) {}
+  /**
+   * One chain's outcome.
+   *
+   * @param authorizationId the {@code authorization_id} its receipts name
+   * @param receipts how many receipts it has
+   * @param problems its problems, as {@link ChainVerifier} reports them
+   * @param sources the source of each receipt a problem names, by its index in the chain
+   */
+  record ChainOutcome(
+      String authorizationId,
+      int receipts,
+      List<ChainProblem> problems,
+      Map<Integer, String> sources) {
+
+    boolean valid() {
+      return problems.isEmpty();
+    }
+  }
 
   /**
    * Everything found.
    *
-   * @param receipts every receipt's outcome, in input order
+   * @param receipts how many receipts were verified
+   * @param validReceipts how many of them are valid
    * @param chains every chain's outcome, in order of first appearance; {@code null} unless chains
    *     were checked
    * @param unchained how many receipts joined no chain (no readable {@code authorization_id})
    */
-  record Result(List<ReceiptOutcome> receipts, List<ChainOutcome> chains, int unchained) {
-
-    long validReceipts() {
-      return receipts.stream().filter(r -> r.result().valid()).count();
-    }
+  record Result(long receipts, long validReceipts, List<ChainOutcome> chains, long unchained) {
 
     long invalidReceipts() {
-      return receipts.size() - validReceipts();
+      return receipts - validReceipts;
     }
 
     long validChains() {
-      return chains == null ? 0 : chains.stream().filter(c -> c.report().valid()).count();
+      return chains == null ? 0 : chains.stream().filter(ChainOutcome::valid).count();
     }
 
     long invalidChains() {
@@ -69,94 +91,179 @@ final class Audit {
     }
   }
 
+  /** Takes each receipt's outcome, in input order. */
+  interface Sink {
+    void receipt(ReceiptOutcome outcome);
+  }
+
+  /** One receipt verified on a worker thread, waiting for its turn. */
+  private record Verified(
+      ReceiptEntry entry,
+      Members members,
+      VerificationResult result,
+      ChainCheck.Receipt chained,
+      InputException error) {}
+
+  /** One authorization's chain so far. */
+  private static final class Chain {
+    final ChainCheck check;
+    long[] positions = new long[4];
+
+    Chain(ChainCheck check) {
+      this.check = check;
+    }
+
+    void add(ChainCheck.Receipt receipt, long position) {
+      int i = check.size();
+      if (i == positions.length) {
+        positions = Arrays.copyOf(positions, i * 2);
+      }
+      positions[i] = position;
+      check.add(receipt);
+    }
+  }
+
   private final ReceiptVerifier verifier;
-  private final boolean chains;
+  private final ChainVerifier chainVerifier;
 
   /** Runs the verification, or {@code null} to run it on the calling thread. */
   private final Executor executor;
 
-  private Audit(ReceiptVerifier verifier, boolean chains, Executor executor) {
+  private final Sink sink;
+  private final Map<String, Chain> chains;
+  private long receipts;
+  private long valid;
+  private long unchained;
+
+  /**
+   * An audit verifying with {@code verifier} on {@code executor}'s threads (the calling thread when
+   * {@code null}), checking chains when {@code chains} is set, and handing outcomes to {@code
+   * sink}.
+   */
+  Audit(ReceiptVerifier verifier, boolean chains, Executor executor, Sink sink) {
     this.verifier = verifier;
-    this.chains = chains;
+    this.chainVerifier = chains ? new ChainVerifier(verifier) : null;
     this.executor = executor;
+    this.sink = sink;
+    this.chains = chains ? new LinkedHashMap<>() : null;
+  }
+
+  /** How many receipts were verified so far. */
+  long receipts() {
+    return receipts;
   }
 
   /**
-   * Verifies {@code entries} on {@code executor}'s threads, or on the calling thread when it is
-   * {@code null}. The result does not depend on the threads: every receipt's result is computed on
-   * its own and placed at its input index, and chains are checked in order of first appearance.
+   * Checks that every item of {@code window} is a receipt (each NDJSON line one JSON value), on
+   * {@code executor}'s threads, without verifying anything.
+   *
+   * @throws InputException for the window's first item that is not
    */
-  static Result run(
-      ReceiptVerifier verifier, boolean chains, List<ReceiptEntry> entries, Executor executor) {
-    return new Audit(verifier, chains, executor).run(entries);
+  static void check(List<ReceiptStream.Item> window, Executor executor) throws InputException {
+    List<InputException> errors =
+        Parallel.map(
+            window,
+            item -> {
+              try {
+                item.check();
+                return null;
+              } catch (InputException e) {
+                return e;
+              }
+            },
+            executor);
+    for (InputException e : errors) {
+      if (e != null) {
+        throw e;
+      }
+    }
   }
 
-  private Result run(List<ReceiptEntry> entries) {
-    int n = entries.size();
-    VerificationResult[] results = new VerificationResult[n];
-    List<Members> members = Parallel.map(entries, Members::of, executor);
-    List<ChainOutcome> chainOutcomes = null;
-    int unchained = 0;
-    if (chains) {
-      Map<String, List<Integer>> groups = new LinkedHashMap<>();
-      for (int i = 0; i < n; i++) {
-        String authorizationId = members.get(i).authorizationId();
-        if (authorizationId == null) {
-          unchained++;
-        } else {
-          groups.computeIfAbsent(authorizationId, k -> new ArrayList<>()).add(i);
-        }
-      }
-      ChainVerifier chainVerifier = new ChainVerifier(verifier);
-      chainOutcomes = new ArrayList<>(groups.size());
-      for (Map.Entry<String, List<Integer>> group : groups.entrySet()) {
-        List<Integer> indexes = group.getValue();
-        List<String> texts = new ArrayList<>(indexes.size());
-        for (int i : indexes) {
-          texts.add(entries.get(i).text());
-        }
-        ChainReport report =
-            executor == null ? chainVerifier.verify(texts) : chainVerifier.verify(texts, executor);
-        // The chain verifier verified each receipt on its own too: reuse those results.
-        for (int k = 0; k < indexes.size(); k++) {
-          results[indexes.get(k)] = report.results().get(k);
-        }
-        chainOutcomes.add(new ChainOutcome(group.getKey(), List.copyOf(indexes), report));
+  /**
+   * Verifies one window of receipts and hands their outcomes to the sink in order.
+   *
+   * @throws InputException for the window's first NDJSON line that is not JSON; no outcome of the
+   *     window is handed over then
+   */
+  void verify(List<ReceiptStream.Item> window) throws InputException {
+    List<Verified> verified = Parallel.map(window, this::verify, executor);
+    for (Verified v : verified) {
+      if (v.error() != null) {
+        throw v.error();
       }
     }
-    List<Integer> pending = new ArrayList<>();
-    List<String> pendingTexts = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      ReceiptEntry entry = entries.get(i);
-      if (results[i] != null) {
-        continue;
-      }
-      if (entry.text() == null) {
-        results[i] = verifier.verify(entry.nonObject());
+    for (Verified v : verified) {
+      take(v);
+    }
+  }
+
+  private Verified verify(ReceiptStream.Item item) {
+    ReceiptEntry entry;
+    try {
+      entry = item.entry();
+    } catch (InputException e) {
+      return new Verified(null, null, null, null, e);
+    }
+    Members members = Members.of(entry);
+    if (entry.text() == null) {
+      return new Verified(entry, members, verifier.verify(entry.nonObject()), null, null);
+    }
+    if (chainVerifier != null && members.authorizationId() != null) {
+      ChainCheck.Receipt chained = chainVerifier.check(entry.text());
+      return new Verified(entry, members, chained.result(), chained, null);
+    }
+    return new Verified(entry, members, verifier.verify(entry.text()), null, null);
+  }
+
+  private void take(Verified v) {
+    receipts++;
+    VerificationResult result = v.result();
+    Members m = v.members();
+    String source = v.entry().source();
+    // An invalid receipt's claims are not shown as facts. A valid receipt parsed strictly, so the
+    // lenient scan read the same values.
+    if (result.valid()) {
+      valid++;
+      sink.receipt(new ReceiptOutcome(source, result, m.decision(), m.scope(), m.event()));
+    } else {
+      sink.receipt(new ReceiptOutcome(source, result, null, null, null));
+    }
+    if (chains != null) {
+      if (m.authorizationId() == null) {
+        unchained++;
       } else {
-        pending.add(i);
-        pendingTexts.add(entry.text());
+        chains
+            .computeIfAbsent(m.authorizationId(), k -> new Chain(chainVerifier.newCheck()))
+            .add(v.chained(), v.entry().position());
       }
     }
-    List<VerificationResult> verified =
-        executor == null
-            ? Parallel.map(pendingTexts, verifier::verify, null)
-            : verifier.verifyAll(pendingTexts, executor);
-    for (int k = 0; k < pending.size(); k++) {
-      results[pending.get(k)] = verified.get(k);
+  }
+
+  /**
+   * Checks the chains and returns everything found.
+   *
+   * @param inputs the inputs' names, in order (to name the receipts chain problems point at)
+   */
+  Result finish(List<String> inputs) {
+    List<ChainOutcome> chainOutcomes = null;
+    if (chains != null) {
+      chainOutcomes = new ArrayList<>(chains.size());
+      for (Iterator<Map.Entry<String, Chain>> it = chains.entrySet().iterator(); it.hasNext(); ) {
+        Map.Entry<String, Chain> e = it.next();
+        Chain chain = e.getValue();
+        List<ChainProblem> problems = chain.check.problems();
+        Map<Integer, String> sources = new HashMap<>();
+        for (ChainProblem p : problems) {
+          if (p.index() >= 0) {
+            sources.put(p.index(), ReceiptEntry.source(inputs, chain.positions[p.index()]));
+          }
+        }
+        chainOutcomes.add(
+            new ChainOutcome(e.getKey(), chain.check.size(), List.copyOf(problems), sources));
+        it.remove();
+      }
     }
-    List<ReceiptOutcome> outcomes = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      VerificationResult result = results[i];
-      Members m = members.get(i);
-      // An invalid receipt's claims are not shown as facts. A valid receipt parsed strictly, so
-      // the lenient scan read the same values.
-      outcomes.add(
-          result.valid()
-              ? new ReceiptOutcome(entries.get(i), result, m.decision(), m.scope(), m.event())
-              : new ReceiptOutcome(entries.get(i), result, null, null, null));
-    }
-    return new Result(List.copyOf(outcomes), chainOutcomes, unchained);
+    return new Result(receipts, valid, chainOutcomes, unchained);
   }
 
   /**

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.agentauth.verifier.internal.Parallel;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -21,15 +20,13 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executor;
-import java.util.stream.IntStream;
 
 /**
- * Reads receipt files and splits them into receipts. A file holds one receipt (a JSON object), a
- * JSON array of receipts, or NDJSON (one receipt per line, blank lines ignored). Wherever a receipt
- * may stand, so may the envelope {@code GET /v1/receipts/{id}} answers for a signed receipt, {@code
- * {"status":"signed","receipt":{...}}}: it stands for the receipt inside it, so a saved server
- * response can be verified as it is.
+ * Splits receipt files into receipts ({@link ReceiptStream} reads them). A file holds one receipt
+ * (a JSON object), a JSON array of receipts, or NDJSON (one receipt per line, blank lines ignored).
+ * Wherever a receipt may stand, so may the envelope {@code GET /v1/receipts/{id}} answers for a
+ * signed receipt, {@code {"status":"signed","receipt":{...}}}: it stands for the receipt inside it,
+ * so a saved server response can be verified as it is.
  *
  * <p>Only the container is parsed here, leniently; each receipt's text is handed to the verifier
  * exactly as given (an array element as its own slice of the file), so the verifier's strict parse
@@ -50,32 +47,17 @@ final class ReceiptInputs {
 
   private ReceiptInputs() {}
 
-  /** Reads {@code file}, or all of {@code stdin} when {@code file} is {@code -}. */
-  static List<ReceiptEntry> read(String file, InputStream stdin) throws InputException {
-    return read(file, stdin, null);
-  }
-
-  /**
-   * Reads {@code file}, or all of {@code stdin} when {@code file} is {@code -}, checking NDJSON
-   * lines on {@code executor}'s threads (the calling thread when {@code null}); the entries and the
-   * first error reported are the same either way.
-   */
-  static List<ReceiptEntry> read(String file, InputStream stdin, Executor executor)
-      throws InputException {
-    if ("-".equals(file)) {
-      byte[] bytes;
-      try {
-        bytes = stdin.readAllBytes();
-      } catch (IOException e) {
-        throw new InputException("cannot read standard input: " + e.getMessage());
-      }
-      return parse(STDIN, decode(STDIN, bytes), executor);
-    }
-    return parse(file, decode(file, readFile(file, "receipt file")), executor);
-  }
-
   /** Reads a whole file, mapping every failure to a one-line message. */
   static byte[] readFile(String file, String what) throws InputException {
+    try (InputStream in = open(file, what)) {
+      return in.readAllBytes();
+    } catch (IOException | RuntimeException e) {
+      throw cannotRead(file, what, e);
+    }
+  }
+
+  /** Opens a file for reading, mapping every failure to a one-line message. */
+  static InputStream open(String file, String what) throws InputException {
     Path path;
     try {
       path = Path.of(file);
@@ -86,14 +68,21 @@ final class ReceiptInputs {
       throw new InputException("cannot read " + what + " " + file + ": it is a directory");
     }
     try {
-      return Files.readAllBytes(path);
-    } catch (NoSuchFileException e) {
-      throw new InputException("cannot read " + what + " " + file + ": no such file");
-    } catch (AccessDeniedException e) {
-      throw new InputException("cannot read " + what + " " + file + ": permission denied");
+      return Files.newInputStream(path);
     } catch (IOException | RuntimeException e) {
-      throw new InputException("cannot read " + what + " " + file + ": " + e);
+      throw cannotRead(file, what, e);
     }
+  }
+
+  /** The one-line message for a file that cannot be read. */
+  static InputException cannotRead(String file, String what, Exception e) {
+    if (e instanceof NoSuchFileException) {
+      return new InputException("cannot read " + what + " " + file + ": no such file");
+    }
+    if (e instanceof AccessDeniedException) {
+      return new InputException("cannot read " + what + " " + file + ": permission denied");
+    }
+    return new InputException("cannot read " + what + " " + file + ": " + e);
   }
 
   /** Decodes strict UTF-8, dropping a leading byte order mark. */
@@ -113,13 +102,14 @@ final class ReceiptInputs {
     return text.startsWith("\uFEFF") ? text.substring(1) : text;
   }
 
-  /** Splits one input's text into receipts. */
-  static List<ReceiptEntry> parse(String source, String text) throws InputException {
-    return parse(source, text, null);
-  }
-
-  private static List<ReceiptEntry> parse(String source, String text, Executor executor)
-      throws InputException {
+  /**
+   * Splits one input's whole text into receipts: a single receipt, a JSON array of receipts, or
+   * NDJSON. {@link ReceiptStream} reads NDJSON line by line instead, and hands only the other forms
+   * here.
+   *
+   * @param input the input's index among the command's inputs (for {@link ReceiptEntry#position})
+   */
+  static List<ReceiptEntry> parse(String source, int input, String text) throws InputException {
     if (text.isBlank()) {
       throw new InputException(source + " is empty: " + EXPECTED);
     }
@@ -127,10 +117,11 @@ final class ReceiptInputs {
     if (problem == null) {
       char first = text.strip().charAt(0);
       if (first == '{') {
-        return List.of(objectEntry(source, text));
+        return List.of(
+            objectEntry(source, ReceiptEntry.position(input, ReceiptEntry.WHOLE, 0), text));
       }
       if (first == '[') {
-        return arrayElements(source, text);
+        return arrayElements(source, input, text);
       }
       throw new InputException(source + ": " + EXPECTED + "; found a single JSON " + kind(first));
     }
@@ -138,47 +129,36 @@ final class ReceiptInputs {
     int firstLine = firstNonBlank(lines, 0);
     if (firstNonBlank(lines, firstLine + 1) >= 0
         && singleValueProblem(lines.get(firstLine)) == null) {
-      return ndjson(source, lines, executor);
+      List<ReceiptEntry> entries = new ArrayList<>();
+      for (int i = 0; i < lines.size(); i++) {
+        if (!lines.get(i).isBlank()) {
+          entries.add(ndjsonLine(source, input, lines.get(i), i + 1));
+        }
+      }
+      return entries;
     }
     throw new InputException(source + " is not valid JSON: " + problem);
   }
 
-  private static List<ReceiptEntry> ndjson(String source, List<String> lines, Executor executor)
-      throws InputException {
-    List<Integer> numbers = IntStream.range(0, lines.size()).boxed().toList();
-    List<Object> checked =
-        Parallel.map(numbers, i -> ndjsonLine(source, lines.get(i), i), executor);
-    List<ReceiptEntry> entries = new ArrayList<>(checked.size());
-    for (Object c : checked) {
-      if (c instanceof InputException e) {
-        throw e;
-      }
-      if (c != null) {
-        entries.add((ReceiptEntry) c);
-      }
-    }
-    return entries;
-  }
-
   /**
-   * One NDJSON line (index {@code i}): its entry, {@code null} when it is blank, or the input error
-   * that stops the run.
+   * One non-blank NDJSON line, numbered from 1: its entry.
+   *
+   * @throws InputException when the line is not one JSON value, which stops the run
    */
-  private static Object ndjsonLine(String source, String line, int i) {
-    if (line.isBlank()) {
-      return null;
-    }
+  static ReceiptEntry ndjsonLine(String source, int input, String line, long number)
+      throws InputException {
     String problem = singleValueProblem(line);
     if (problem != null) {
-      return new InputException(
-          source + " line " + (i + 1) + " is not valid JSON (NDJSON input): " + problem);
+      throw new InputException(
+          source + " line " + number + " is not valid JSON (NDJSON input): " + problem);
     }
+    long position = ReceiptEntry.position(input, ReceiptEntry.LINE, number);
     return line.strip().startsWith("{")
-        ? objectEntry(source + ":" + (i + 1), line)
-        : new ReceiptEntry(source + ":" + (i + 1), line, null);
+        ? objectEntry(source + ":" + number, position, line)
+        : new ReceiptEntry(source + ":" + number, position, line, null);
   }
 
-  private static List<ReceiptEntry> arrayElements(String source, String text)
+  private static List<ReceiptEntry> arrayElements(String source, int input, String text)
       throws InputException {
     List<ReceiptEntry> entries = new ArrayList<>();
     try (JsonParser p = LENIENT.createParser(text)) {
@@ -186,6 +166,7 @@ final class ReceiptInputs {
       int i = 0;
       for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken(), i++) {
         String at = source + "[" + i + "]";
+        long position = ReceiptEntry.position(input, ReceiptEntry.ELEMENT, i);
         if (t == JsonToken.START_OBJECT) {
           long start = p.currentTokenLocation().getCharOffset();
           p.skipChildren();
@@ -193,10 +174,10 @@ final class ReceiptInputs {
           if (start < 0 || end <= start || end > text.length()) {
             throw new InputException(at + ": cannot locate the element's text");
           }
-          entries.add(objectEntry(at, text.substring((int) start, (int) end)));
+          entries.add(objectEntry(at, position, text.substring((int) start, (int) end)));
         } else {
           JsonNode value = LENIENT.readTree(p);
-          entries.add(new ReceiptEntry(at, null, value));
+          entries.add(new ReceiptEntry(at, position, null, value));
         }
       }
     } catch (IOException e) {
@@ -210,9 +191,9 @@ final class ReceiptInputs {
    * the text exactly as given so the verifier's strict parse still sees its bytes, or else the
    * object itself, taken as a receipt.
    */
-  static ReceiptEntry objectEntry(String source, String text) {
+  static ReceiptEntry objectEntry(String source, long position, String text) {
     String inner = signedEnvelopeReceipt(text);
-    return new ReceiptEntry(source, inner != null ? inner : text, null);
+    return new ReceiptEntry(source, position, inner != null ? inner : text, null);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.agentauth.verifier.cli;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.ObjectWriter;
@@ -11,11 +12,12 @@ import dev.agentauth.verifier.ChainProblem;
 import dev.agentauth.verifier.VerificationResult;
 import dev.agentauth.verifier.cli.Audit.ChainOutcome;
 import dev.agentauth.verifier.cli.Audit.ReceiptOutcome;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.Map;
 
-/** Writes an {@link Audit.Result} as text lines or as one JSON document. */
+/** Writes the audit's report as text lines or as one JSON document, as the receipts come. */
 final class Reports {
 
   /** Non-ASCII escaped, so the JSON output is plain ASCII whatever the terminal's encoding. */
@@ -23,9 +25,18 @@ final class Reports {
       JsonMapper.builder()
           .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
           .build()
-          .writerWithDefaultPrettyPrinter();
+          .writerWithDefaultPrettyPrinter()
+          .without(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
 
   private Reports() {}
+
+  /**
+   * A report written as the receipts are verified: each receipt's outcome as it comes ({@link
+   * Audit.Sink}), then the chains and the summary ({@link #finish}).
+   */
+  interface Writer extends Audit.Sink {
+    void finish(Audit.Result result);
+  }
 
   /**
    * One line per receipt ({@code VALID <id> (<decision> <scope|event>)} or {@code INVALID <id>
@@ -33,58 +44,69 @@ final class Reports {
    * Receipt-supplied strings are shown with control and bidirectional-override characters escaped,
    * so a receipt cannot forge output lines.
    */
-  static void text(Audit.Result result, PrintWriter out) {
-    for (ReceiptOutcome r : result.receipts()) {
-      VerificationResult v = r.result();
-      String id =
-          v.receiptId() != null ? safe(v.receiptId()) : "(" + safe(r.entry().source()) + ")";
-      if (v.valid()) {
-        out.println("VALID   " + id + "  (" + safe(r.decision()) + " " + safe(r.subject()) + ")");
-      } else {
-        out.println("INVALID " + id + "  " + v.failedStep() + ": " + safe(v.message()));
-      }
-    }
-    if (result.chains() != null) {
-      for (ChainOutcome c : result.chains()) {
-        int size = c.members().size();
-        String receipts = size + (size == 1 ? " receipt" : " receipts");
-        if (c.report().valid()) {
-          out.println("CHAIN   " + safe(c.authorizationId()) + "  VALID (" + receipts + ")");
+  static Writer text(PrintWriter out) {
+    return new Writer() {
+      @Override
+      public void receipt(ReceiptOutcome r) {
+        VerificationResult v = r.result();
+        String id = v.receiptId() != null ? safe(v.receiptId()) : "(" + safe(r.source()) + ")";
+        if (v.valid()) {
+          out.println("VALID   " + id + "  (" + safe(r.decision()) + " " + safe(r.subject()) + ")");
         } else {
-          int problems = c.report().problems().size();
-          out.println(
-              "CHAIN   "
-                  + safe(c.authorizationId())
-                  + "  INVALID ("
-                  + receipts
-                  + ", "
-                  + problems
-                  + (problems == 1 ? " problem)" : " problems)"));
-          for (ChainProblem p : c.report().problems()) {
-            StringBuilder line = new StringBuilder("  ").append(p.kind());
-            if (p.index() >= 0) {
-              line.append(' ')
-                  .append(
-                      p.receiptId() != null
-                          ? safe(p.receiptId())
-                          : "(" + safe(source(result, c, p)) + ")");
-            }
-            out.println(line.append(": ").append(safe(p.message())));
-          }
+          out.println("INVALID " + id + "  " + v.failedStep() + ": " + safe(v.message()));
         }
       }
-      if (result.unchained() > 0) {
-        out.println(
-            result.unchained()
-                + (result.unchained() == 1 ? " receipt belongs" : " receipts belong")
-                + " to no chain (no authorization_id)");
+
+      @Override
+      public void finish(Audit.Result result) {
+        chainLines(result, out);
+        out.println(summary(result));
+      }
+    };
+  }
+
+  private static void chainLines(Audit.Result result, PrintWriter out) {
+    if (result.chains() == null) {
+      return;
+    }
+    for (ChainOutcome c : result.chains()) {
+      int size = c.receipts();
+      String receipts = size + (size == 1 ? " receipt" : " receipts");
+      if (c.valid()) {
+        out.println("CHAIN   " + safe(c.authorizationId()) + "  VALID (" + receipts + ")");
+        continue;
+      }
+      int problems = c.problems().size();
+      out.println(
+          "CHAIN   "
+              + safe(c.authorizationId())
+              + "  INVALID ("
+              + receipts
+              + ", "
+              + problems
+              + (problems == 1 ? " problem)" : " problems)"));
+      for (ChainProblem p : c.problems()) {
+        StringBuilder line = new StringBuilder("  ").append(p.kind());
+        if (p.index() >= 0) {
+          line.append(' ')
+              .append(
+                  p.receiptId() != null
+                      ? safe(p.receiptId())
+                      : "(" + safe(c.sources().get(p.index())) + ")");
+        }
+        out.println(line.append(": ").append(safe(p.message())));
       }
     }
-    out.println(summary(result));
+    if (result.unchained() > 0) {
+      out.println(
+          result.unchained()
+              + (result.unchained() == 1 ? " receipt belongs" : " receipts belong")
+              + " to no chain (no authorization_id)");
+    }
   }
 
   static String summary(Audit.Result result) {
-    int n = result.receipts().size();
+    long n = result.receipts();
     StringBuilder s =
         new StringBuilder()
             .append(n)
@@ -110,62 +132,92 @@ final class Reports {
    * One JSON document: {@code receipts} (one object per receipt: {@code source}, {@code
    * receipt_id}, {@code valid}, {@code step}, {@code message}, and for a valid receipt {@code
    * decision} and {@code scope} or {@code event}), {@code chains} (with {@code --chain} only) and
-   * {@code summary}.
+   * {@code summary}. Written as the receipts come, token by token, with the pretty printer a whole
+   * tree would be written with: the same bytes, without holding the tree.
    */
-  static void json(Audit.Result result, PrintWriter out) {
-    JsonNodeFactory f = JsonNodeFactory.instance;
-    ObjectNode doc = f.objectNode();
-    ArrayNode receipts = doc.putArray("receipts");
-    for (ReceiptOutcome r : result.receipts()) {
-      VerificationResult v = r.result();
-      ObjectNode o = receipts.addObject();
-      o.put("source", r.entry().source());
-      o.put("receipt_id", v.receiptId());
-      o.put("valid", v.valid());
-      o.put("step", v.failedStep() == null ? null : v.failedStep().name());
-      o.put("message", v.message());
-      if (v.valid()) {
-        o.put("decision", r.decision());
-        if (r.event() != null) {
-          o.put("event", r.event());
-        } else {
-          o.put("scope", r.scope());
+  static Writer json(PrintWriter out) {
+    return new Writer() {
+      private JsonGenerator g;
+
+      @Override
+      public void receipt(ReceiptOutcome r) {
+        try {
+          start();
+          VerificationResult v = r.result();
+          g.writeStartObject();
+          g.writeStringField("source", r.source());
+          g.writeStringField("receipt_id", v.receiptId());
+          g.writeBooleanField("valid", v.valid());
+          g.writeStringField("step", v.failedStep() == null ? null : v.failedStep().name());
+          g.writeStringField("message", v.message());
+          if (v.valid()) {
+            g.writeStringField("decision", r.decision());
+            if (r.event() != null) {
+              g.writeStringField("event", r.event());
+            } else {
+              g.writeStringField("scope", r.scope());
+            }
+          }
+          g.writeEndObject();
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
         }
       }
-    }
-    if (result.chains() != null) {
-      ArrayNode chains = doc.putArray("chains");
-      for (ChainOutcome c : result.chains()) {
-        ObjectNode o = chains.addObject();
-        o.put("authorization_id", c.authorizationId());
-        o.put("valid", c.report().valid());
-        o.put("receipts", c.members().size());
-        ArrayNode problems = o.putArray("problems");
-        for (ChainProblem p : c.report().problems()) {
-          ObjectNode po = problems.addObject();
-          po.put("kind", p.kind().name());
-          po.put("receipt_id", p.receiptId());
-          po.put("source", p.index() >= 0 ? source(result, c, p) : null);
-          po.put("message", p.message());
+
+      private void start() throws IOException {
+        if (g == null) {
+          g = JSON.createGenerator(out);
+          g.writeStartObject();
+          g.writeArrayFieldStart("receipts");
         }
       }
-    }
-    ObjectNode summary = doc.putObject("summary");
-    summary.put("receipts", result.receipts().size());
-    summary.put("valid", result.validReceipts());
-    summary.put("invalid", result.invalidReceipts());
-    if (result.chains() != null) {
-      summary.put("chains", result.chains().size());
-      summary.put("valid_chains", result.validChains());
-      summary.put("invalid_chains", result.invalidChains());
-      summary.put("unchained_receipts", result.unchained());
-    }
-    summary.put("ok", result.ok());
-    try {
-      out.println(JSON.writeValueAsString(doc));
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException(e);
-    }
+
+      @Override
+      public void finish(Audit.Result result) {
+        try {
+          start();
+          g.writeEndArray();
+          if (result.chains() != null) {
+            g.writeArrayFieldStart("chains");
+            for (ChainOutcome c : result.chains()) {
+              g.writeStartObject();
+              g.writeStringField("authorization_id", c.authorizationId());
+              g.writeBooleanField("valid", c.valid());
+              g.writeNumberField("receipts", c.receipts());
+              g.writeArrayFieldStart("problems");
+              for (ChainProblem p : c.problems()) {
+                g.writeStartObject();
+                g.writeStringField("kind", p.kind().name());
+                g.writeStringField("receipt_id", p.receiptId());
+                g.writeStringField("source", p.index() >= 0 ? c.sources().get(p.index()) : null);
+                g.writeStringField("message", p.message());
+                g.writeEndObject();
+              }
+              g.writeEndArray();
+              g.writeEndObject();
+            }
+            g.writeEndArray();
+          }
+          g.writeObjectFieldStart("summary");
+          g.writeNumberField("receipts", result.receipts());
+          g.writeNumberField("valid", result.validReceipts());
+          g.writeNumberField("invalid", result.invalidReceipts());
+          if (result.chains() != null) {
+            g.writeNumberField("chains", result.chains().size());
+            g.writeNumberField("valid_chains", result.validChains());
+            g.writeNumberField("invalid_chains", result.invalidChains());
+            g.writeNumberField("unchained_receipts", result.unchained());
+          }
+          g.writeBooleanField("ok", result.ok());
+          g.writeEndObject();
+          g.writeEndObject();
+          g.flush();
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+        out.println();
+      }
+    };
   }
 
   /**
@@ -190,10 +242,6 @@ final class Reports {
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  private static String source(Audit.Result result, ChainOutcome c, ChainProblem p) {
-    return result.receipts().get(c.members().get(p.index())).entry().source();
   }
 
   /**

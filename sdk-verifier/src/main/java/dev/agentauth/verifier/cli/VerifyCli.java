@@ -30,8 +30,8 @@ import picocli.CommandLine.IVersionProvider;
  * text; {@code --threads} sets how many threads verify (one per processor by default; the report is
  * the same whatever the number). {@code --trusted-key-fingerprint} pins the keys to trust; {@code
  * keys fingerprint} prints the fingerprint of every key of a keys document. Exit status: 0 when
- * everything is valid, 1 when some receipt or chain is invalid, 2 on a usage or input error
- * (reported in one line on standard error).
+ * everything is valid, 1 when some receipt or chain is invalid, 2 on a usage or input error or when
+ * the JVM runs out of heap or stack (reported in one line on standard error, never a stack trace).
  */
 public final class VerifyCli {
 
@@ -86,7 +86,7 @@ public final class VerifyCli {
 
   /**
    * Runs the command line and exits the JVM with its status (0 valid, 1 invalid, 2 usage or input
-   * error).
+   * error, or out of memory).
    *
    * @param args the command-line arguments, such as {@code verify --keys keys.json receipts.json}
    */
@@ -124,11 +124,42 @@ public final class VerifyCli {
           return EXIT_USAGE;
         });
     try {
-      return commandLine.execute(args);
+      int status = commandLine.execute(args);
+      out.flush();
+      if (out.checkError()) {
+        err.println(PROGRAM + ": cannot write the report to standard output");
+        return EXIT_USAGE;
+      }
+      return status;
+    } catch (OutOfMemoryError e) {
+      err.println(outOfMemory("running"));
+      return EXIT_USAGE;
+    } catch (StackOverflowError e) {
+      err.println(stackOverflow("running"));
+      return EXIT_USAGE;
     } finally {
       out.flush();
       err.flush();
     }
+  }
+
+  /** The one line for running out of heap while {@code doing} something. */
+  static String outOfMemory(String doing) {
+    return PROGRAM
+        + ": out of memory "
+        + doing
+        + " (maximum heap "
+        + (Runtime.getRuntime().maxMemory() >> 20)
+        + " MiB); run with a larger -Xmx (java -Xmx2g -jar agentauth-verify.jar ...)"
+        + " or split the input";
+  }
+
+  /** The one line for running out of stack while {@code doing} something. */
+  static String stackOverflow(String doing) {
+    return PROGRAM
+        + ": stack overflow "
+        + doing
+        + "; run with a larger -Xss (java -Xss8m -jar agentauth-verify.jar ...)";
   }
 
   /** The top-level command: only dispatches to {@code verify}, {@code keys} and {@code help}. */

@@ -1,8 +1,11 @@
 package dev.agentauth.verifier.cli;
 
 import dev.agentauth.verifier.ReceiptVerifier;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +31,9 @@ import picocli.CommandLine.Parameters;
           + " receipt per line; blank lines ignored). '-' reads standard input.",
       "A receipt may also be given as the service's GET /v1/receipts/{id} answer,"
           + " {\"status\":\"signed\",\"receipt\":{...}}.",
+      "NDJSON is read and verified a window of receipts at a time and the report printed as it"
+          + " goes, so memory does not grow with the file (with --chain, a few fields per"
+          + " receipt are kept for the chain checks); a JSON array is read whole.",
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
@@ -35,12 +41,18 @@ import picocli.CommandLine.Parameters;
       "1:some receipt or chain is invalid",
       "2:usage or input error (missing or unreadable file, malformed JSON, bad keys document,"
           + " keys URL refused, unreachable or not 200, malformed pin, no pinned key in the"
-          + " keys document)",
+          + " keys document), or out of memory; the report printed so far is incomplete",
     })
 final class VerifyCommand implements Callable<Integer> {
 
   /** More threads than this is a typing error, not a machine. */
   static final int MAX_THREADS = 1024;
+
+  /** At most this many receipts are read ahead and verified at once. */
+  static final int WINDOW_RECEIPTS = 2048;
+
+  /** About this many characters of receipt text are read ahead at most (one longer line aside). */
+  static final long WINDOW_CHARS = 4L << 20;
 
   /** Where the keys document comes from: a file, or the service's public keys endpoint. */
   static final class KeysSource {
@@ -126,6 +138,9 @@ final class VerifyCommand implements Callable<Integer> {
   private final KeysFetcher fetcher;
   private final int processors;
 
+  /** What is being read or verified, for a resource-exhaustion message. */
+  private String reading = "the inputs";
+
   VerifyCommand(
       Clock clock,
       InputStream stdin,
@@ -150,17 +165,10 @@ final class VerifyCommand implements Callable<Integer> {
             "--threads must be between 1 and " + MAX_THREADS + "; got " + threads);
       }
       KeysLoader.checkPins(pins);
+      checkInputs();
       ExecutorService pool = n > 1 ? Executors.newFixedThreadPool(n, VerifyCommand::worker) : null;
       try {
-        List<ReceiptEntry> entries = readInputs(pool);
-        ReceiptVerifier verifier = verifier();
-        Audit.Result result = Audit.run(verifier, chain, entries, pool);
-        if (json) {
-          Reports.json(result, out);
-        } else {
-          Reports.text(result, out);
-        }
-        return result.ok() ? VerifyCli.EXIT_VALID : VerifyCli.EXIT_INVALID;
+        return verify(pool);
       } finally {
         if (pool != null) {
           pool.shutdownNow();
@@ -169,6 +177,77 @@ final class VerifyCommand implements Callable<Integer> {
     } catch (InputException e) {
       err.println(VerifyCli.PROGRAM + ": " + Reports.safe(e.getMessage()));
       return VerifyCli.EXIT_USAGE;
+    } catch (OutOfMemoryError e) {
+      // The window and the chains are unreachable once the stack has unwound: a line fits.
+      err.println(VerifyCli.outOfMemory("verifying " + Reports.safe(reading)));
+      return VerifyCli.EXIT_USAGE;
+    } catch (StackOverflowError e) {
+      err.println(VerifyCli.stackOverflow("verifying " + Reports.safe(reading)));
+      return VerifyCli.EXIT_USAGE;
+    }
+  }
+
+  /**
+   * Reads every input twice: once to check that it is made of receipts (so an input error anywhere
+   * is reported before any result, as when inputs were read whole), then to verify it through the
+   * audit. Each pass holds at most {@link #WINDOW_RECEIPTS} receipts and about {@link
+   * #WINDOW_CHARS} characters of receipt text at once.
+   */
+  private int verify(Executor executor) throws InputException {
+    List<String> paths = new ArrayList<>(files.size());
+    List<String> names = new ArrayList<>(files.size());
+    Path spooled = null;
+    try {
+      for (String file : files) {
+        if ("-".equals(file)) {
+          reading = "standard input";
+          spooled = ReceiptStream.spool(stdin);
+          paths.add(spooled.toString());
+          names.add(ReceiptInputs.STDIN);
+        } else {
+          paths.add(file);
+          names.add(file);
+        }
+      }
+      for (int i = 0; i < paths.size(); i++) {
+        reading = names.get(i);
+        try (ReceiptStream input = ReceiptStream.open(paths.get(i), names.get(i), i)) {
+          for (List<ReceiptStream.Item> window = input.next(WINDOW_RECEIPTS, WINDOW_CHARS);
+              !window.isEmpty();
+              window = input.next(WINDOW_RECEIPTS, WINDOW_CHARS)) {
+            Audit.check(window, executor);
+          }
+        }
+      }
+      reading = "the keys document";
+      ReceiptVerifier verifier = verifier();
+      Reports.Writer report = json ? Reports.json(out) : Reports.text(out);
+      Audit audit = new Audit(verifier, chain, executor, report);
+      for (int i = 0; i < paths.size(); i++) {
+        reading = names.get(i);
+        try (ReceiptStream input = ReceiptStream.open(paths.get(i), names.get(i), i)) {
+          for (List<ReceiptStream.Item> window = input.next(WINDOW_RECEIPTS, WINDOW_CHARS);
+              !window.isEmpty();
+              window = input.next(WINDOW_RECEIPTS, WINDOW_CHARS)) {
+            audit.verify(window);
+          }
+        }
+      }
+      if (audit.receipts() == 0) {
+        throw new InputException("no receipts found in " + String.join(", ", files));
+      }
+      reading = String.join(", ", names) + " (checking the chains)";
+      Audit.Result result = audit.finish(names);
+      report.finish(result);
+      return result.ok() ? VerifyCli.EXIT_VALID : VerifyCli.EXIT_INVALID;
+    } finally {
+      if (spooled != null) {
+        try {
+          Files.deleteIfExists(spooled);
+        } catch (IOException e) {
+          // Deleted on exit instead.
+        }
+      }
     }
   }
 
@@ -179,7 +258,8 @@ final class VerifyCommand implements Callable<Integer> {
     return t;
   }
 
-  private List<ReceiptEntry> readInputs(Executor executor) throws InputException {
+  /** Checks that standard input is named once at most. */
+  private void checkInputs() throws InputException {
     long stdinUses = files.stream().filter("-"::equals).count();
     if ("-".equals(keys.file)) {
       stdinUses++;
@@ -187,14 +267,6 @@ final class VerifyCommand implements Callable<Integer> {
     if (stdinUses > 1) {
       throw new InputException("standard input ('-') can be given only once");
     }
-    List<ReceiptEntry> entries = new ArrayList<>();
-    for (String file : files) {
-      entries.addAll(ReceiptInputs.read(file, stdin, executor));
-    }
-    if (entries.isEmpty()) {
-      throw new InputException("no receipts found in " + String.join(", ", files));
-    }
-    return entries;
   }
 
   private ReceiptVerifier verifier() throws InputException {
