@@ -46,7 +46,8 @@ public final class FallbackLog {
   private final LongSupplier nanoTime;
   private final long intervalNanos;
 
-  // Guarded by this: per kind, when its last line was logged and what was not logged since.
+  private final Object lock = new Object();
+  // Guarded by lock: per kind, when its last line was logged and what was not logged since.
   private final boolean[] logged = new boolean[KINDS];
   private final long[] lastNanos = new long[KINDS];
   private final long[] suppressed = new long[KINDS];
@@ -90,7 +91,7 @@ public final class FallbackLog {
     long notLogged;
     long notLoggedAllows;
     long sinceNanos;
-    synchronized (this) {
+    synchronized (lock) {
       if (logged[kind] && now - lastNanos[kind] < intervalNanos) {
         suppressed[kind]++;
         suppressedAllows[kind] += allowed.size();
@@ -146,7 +147,7 @@ public final class FallbackLog {
     }
     long now = nanoTime.getAsLong();
     List<String> lines = new ArrayList<>();
-    synchronized (this) {
+    synchronized (lock) {
       boolean still = false;
       for (int kind = 0; kind < KINDS; kind++) {
         if (suppressed[kind] == 0) {
