@@ -145,6 +145,7 @@ public class AgentAuthAutoConfiguration {
   static String agentId(AgentAuthProperties properties, Environment environment) {
     String configured = properties.getMcp().getAgentId();
     if (configured != null && !configured.isBlank()) {
+      requireAgentId(configured, "agentauth.mcp.agent-id");
       log.info(
           "agentauth resolves tool calls to authorizations of agent \"{}\""
               + " (agentauth.mcp.agent-id)",
@@ -153,6 +154,7 @@ public class AgentAuthAutoConfiguration {
     }
     String applicationName = environment.getProperty("spring.application.name");
     if (applicationName != null && !applicationName.isBlank()) {
+      requireAgentId(applicationName, "spring.application.name");
       log.info(
           "agentauth resolves tool calls to authorizations of agent \"{}\": agentauth.mcp.agent-id"
               + " is not set, so spring.application.name is used",
@@ -166,6 +168,23 @@ public class AgentAuthAutoConfiguration {
         "Set agentauth.mcp.agent-id to the agent_id the users' authorizations name for this"
             + " application (or set spring.application.name to it), or define an"
             + " AuthorizationResolver bean.");
+  }
+
+  /** An agent id as the service takes it: 1-256 characters, no control characters. */
+  private static void requireAgentId(String agentId, String property) {
+    if (agentId.length() > 256 || agentId.chars().anyMatch(Character::isISOControl)) {
+      throw new AgentAuthConfigurationException(
+          property
+              + " is not a valid agent id for the active-grant resolver: expected 1-256 characters"
+              + " without control characters, found "
+              + agentId.length()
+              + " characters"
+              + (agentId.chars().anyMatch(Character::isISOControl)
+                  ? " with a control character."
+                  : "."),
+          "Set agentauth.mcp.agent-id to the agent_id the users' authorizations name for this"
+              + " application.");
+    }
   }
 
   /**

@@ -78,6 +78,30 @@ class AgentIdTest {
   }
 
   @Test
+  void anAgentIdTheServiceWouldRefuseStopsStartupNamingItsSource() {
+    runner
+        .withPropertyValues("agentauth.mcp.agent-id=" + "a".repeat(257))
+        .run(
+            ctx ->
+                assertThat(
+                        new AgentAuthConfigurationFailureAnalyzer()
+                            .analyze(ctx.getStartupFailure())
+                            .getDescription())
+                    .startsWith("agentauth.mcp.agent-id is not a valid agent id")
+                    .endsWith("found 257 characters."));
+    runner
+        .withPropertyValues("spring.application.name=notes\tbot")
+        .run(
+            ctx ->
+                assertThat(
+                        new AgentAuthConfigurationFailureAnalyzer()
+                            .analyze(ctx.getStartupFailure())
+                            .getDescription())
+                    .startsWith("spring.application.name is not a valid agent id")
+                    .endsWith("with a control character."));
+  }
+
+  @Test
   void aBlankAgentIdIsNotSet() {
     runner
         .withPropertyValues("agentauth.mcp.agent-id= ", "spring.application.name=notes-bot")
