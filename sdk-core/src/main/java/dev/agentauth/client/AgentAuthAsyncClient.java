@@ -3,6 +3,7 @@ package dev.agentauth.client;
 import dev.agentauth.client.internal.CheckFallback;
 import dev.agentauth.client.internal.Endpoints;
 import dev.agentauth.client.internal.Errors;
+import dev.agentauth.client.internal.FallbackLog;
 import dev.agentauth.client.internal.Futures;
 import dev.agentauth.client.internal.Transport;
 import dev.agentauth.model.CheckResponse;
@@ -30,6 +31,7 @@ import java.util.concurrent.CompletableFuture;
 public final class AgentAuthAsyncClient {
   private final Transport transport;
   private final FallbackPolicy fallback;
+  private final FallbackLog fallbackLog;
   private final AuthorizationServiceAsync authorizations;
   private final BundleServiceAsync bundles;
   private final ConfirmationServiceAsync confirmations;
@@ -39,9 +41,10 @@ public final class AgentAuthAsyncClient {
   private final ApiKeyServiceAsync apiKeys;
   private final WorkspaceServiceAsync workspaces;
 
-  AgentAuthAsyncClient(Transport transport, FallbackPolicy fallback) {
+  AgentAuthAsyncClient(Transport transport, FallbackPolicy fallback, FallbackLog fallbackLog) {
     this.transport = transport;
     this.fallback = fallback;
+    this.fallbackLog = fallbackLog;
     this.authorizations = new AuthorizationServiceAsync(transport);
     this.bundles = new BundleServiceAsync(transport);
     this.confirmations = new ConfirmationServiceAsync(transport);
@@ -130,12 +133,13 @@ public final class AgentAuthAsyncClient {
     source.whenComplete(
         (r, e) -> {
           if (e == null) {
+            fallbackLog.answered();
             result.complete(r);
             return;
           }
           Throwable t = Errors.unwrap(e);
           if (t instanceof AgentAuthException a && CheckFallback.applies(fallback, a)) {
-            result.complete(CheckFallback.respond(fallback, params, a));
+            result.complete(CheckFallback.respond(fallback, params, a, fallbackLog));
           } else {
             result.completeExceptionally(t);
           }

@@ -5,6 +5,7 @@ import dev.agentauth.client.internal.Backoff;
 import dev.agentauth.client.internal.CheckFallback;
 import dev.agentauth.client.internal.ClientConfig;
 import dev.agentauth.client.internal.Endpoints;
+import dev.agentauth.client.internal.FallbackLog;
 import dev.agentauth.client.internal.Timing;
 import dev.agentauth.client.internal.Transport;
 import dev.agentauth.client.internal.Version;
@@ -69,6 +70,7 @@ public final class AgentAuthClient {
   private final ClientConfig config;
   private final Transport transport;
   private final FallbackPolicy fallback;
+  private final FallbackLog fallbackLog;
   private final boolean allowInsecureHttp;
   private final AuthorizationService authorizations;
   private final BundleService bundles;
@@ -84,6 +86,7 @@ public final class AgentAuthClient {
     this.config = config;
     this.transport = new Transport(config);
     this.fallback = fallback;
+    this.fallbackLog = new FallbackLog(config.timing()::nanoTime);
     this.allowInsecureHttp = allowInsecureHttp;
     this.authorizations = new AuthorizationService(transport);
     this.bundles = new BundleService(transport);
@@ -93,7 +96,7 @@ public final class AgentAuthClient {
     this.tombstones = new TombstoneService(transport);
     this.apiKeys = new ApiKeyService(transport);
     this.workspaces = new WorkspaceService(transport);
-    this.async = new AgentAuthAsyncClient(transport, fallback);
+    this.async = new AgentAuthAsyncClient(transport, fallback, fallbackLog);
   }
 
   /** Returns a builder with every default in place; {@code baseUrl} is required. */
@@ -163,8 +166,9 @@ public final class AgentAuthClient {
    *
    * <p>When the service cannot answer (timeout, connection failure, 5xx after retries) the client's
    * {@link FallbackPolicy} decides instead: the results are marked {@code fallback} and carry no
-   * receipt. Retries reuse one {@code Idempotency-Key}, so the service counts a retried check once
-   * ({@code max_per_day}, budget).
+   * receipt, and the fallback is logged at WARN (rate-limited; see {@link FallbackPolicy}). Retries
+   * reuse one {@code Idempotency-Key}, so the service counts a retried check once ({@code
+   * max_per_day}, budget).
    *
    * @throws BadRequestException if the service rejects the request ({@code invalid_request})
    * @throws AuthenticationException if the API key is not accepted
@@ -196,14 +200,17 @@ public final class AgentAuthClient {
    */
   public ApiResponse<CheckResponse> checkWithResponse(CheckParams params, RequestOptions options) {
     ApiRequest<CheckResponse> request = Endpoints.check(params);
+    ApiResponse<CheckResponse> response;
     try {
-      return transport.execute(request, options);
+      response = transport.execute(request, options);
     } catch (ConnectionException | ServerException e) {
       if (CheckFallback.applies(fallback, e)) {
-        return CheckFallback.respond(fallback, params, e);
+        return CheckFallback.respond(fallback, params, e, fallbackLog);
       }
       throw e;
     }
+    fallbackLog.answered();
+    return response;
   }
 
   /** Returns the base URL the client calls. */

@@ -26,6 +26,19 @@ import java.util.Objects;
  * response's {@code policy_version} is {@value #POLICY_VERSION}. 4xx answers never fall back: they
  * are thrown. With {@link #disabled()} the client throws the failure instead.
  *
+ * <p><b>Whoever can slow or block the service decides every {@code fail_open} scope.</b> A network
+ * attacker, or enough load on the service, makes its checks time out, and every {@code fail_open}
+ * scope is then allowed without a decision. Choose {@code fail_open} only for scopes whose action
+ * is harmless to allow unchecked.
+ *
+ * <p><b>Every fallback is logged.</b> The client writes a WARN line on the {@link System.Logger}
+ * {@code dev.agentauth.client.fallback} (java.util.logging unless the application routes it
+ * elsewhere; Spring Boot does), naming the cause, the scopes, their mode and reason, and the
+ * failure; an allow by {@code fail_open} reads {@code ALLOWED WITHOUT A DECISION}. At most one line
+ * every 10 s for each cause (timeout, unreachable, server error) and outcome (some scope allowed,
+ * or all denied); the next line of the kind, or a line once the service answers again, counts the
+ * fallbacks that were not logged. The API key is never in it.
+ *
  * <p><b>{@code fail_open} and model-written input.</b> A {@code fail_open} scope must not take
  * values the model controls into its check ({@code resource}, {@code context}, {@code session_id}
  * from tool arguments, say): whoever can make the service fail on such a value would turn a denial

@@ -43,6 +43,11 @@ final class FakeTiming implements Timing {
     return CompletableFuture.completedFuture(null);
   }
 
+  /** Moves both clocks forward without a wait being recorded. */
+  synchronized void advance(Duration duration) {
+    elapsedNanos += duration.toNanos();
+  }
+
   synchronized List<Duration> sleeps() {
     return List.copyOf(sleeps);
   }

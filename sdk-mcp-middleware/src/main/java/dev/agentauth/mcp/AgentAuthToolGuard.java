@@ -92,6 +92,12 @@ import reactor.core.scheduler.Schedulers;
  * client with {@link FallbackPolicy#disabled()} throws, and so does a 4xx answer (a bad API key,
  * input the service rejects): the tool does not run and the MCP client receives a JSON-RPC error.
  *
+ * <p>Each fallback is logged once, by the client, the one layer every check goes through: a WARN
+ * line on {@code dev.agentauth.client.fallback} naming the tool's scope (after the scope mapper),
+ * its mode and reason, rate-limited (see {@link FallbackPolicy}). The guard adds no line of its
+ * own; its listener sees every fallback decision with the tool's name. Whoever can slow or block
+ * the service decides every {@code fail_open} tool.
+ *
  * <p><b>Keep {@code fail_open} away from model-written input.</b> Tool arguments are written by the
  * model. A tool whose {@linkplain Builder#resourceExtractor(Function) resource}, {@linkplain
  * Builder#contextExtractor(Function) context} or {@linkplain Builder#sessionIdExtractor(Function)

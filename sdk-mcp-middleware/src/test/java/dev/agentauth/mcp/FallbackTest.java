@@ -18,6 +18,7 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
 import org.junit.jupiter.api.Test;
@@ -87,6 +88,50 @@ class FallbackTest extends GuardTestSupport {
     assertThat(decisions)
         .extracting(GuardDecision::reason)
         .containsExactly(Reason.FALLBACK_CLOSED_UNREACHABLE, Reason.FALLBACK_OPEN_UNREACHABLE);
+  }
+
+  @Test
+  void eachFallbackIsLoggedOnceAtWarnByTheClientNamingTheToolsScope() {
+    AgentAuthToolGuard g =
+        guard()
+            .client(
+                clientBuilder()
+                    .baseUrl("http://127.0.0.1:" + unusedPort())
+                    .fallback(FallbackPolicy.failClosed().withFailOpen("mcp.docs_search"))
+                    .build())
+            .scopeMapper(name -> "mcp." + name)
+            .build();
+
+    try (CapturedLog log = CapturedLog.fallbacks()) {
+      CallToolResult open = call(g.wrap(syncTool("docs_search")));
+      CallToolResult closed = call(g.wrap(asyncTool("send_email")));
+
+      assertThat(text(open)).isEqualTo("ran docs_search");
+      assertThat(closed.isError()).isTrue();
+      assertThat(log.warnings()).hasSize(2);
+      assertThat(log.warnings().get(0))
+          .contains(
+              "ALLOWED WITHOUT A DECISION by fail_open: [mcp.docs_search]"
+                  + " (fallback_open_unreachable)")
+          .contains("Whoever can slow or block the service decides every fail_open scope.")
+          .doesNotContain(API_KEY);
+      assertThat(log.warnings().get(1))
+          .contains("denied by fail_closed: [mcp.send_email] (fallback_closed_unreachable)")
+          .doesNotContain("ALLOWED");
+    }
+  }
+
+  @Test
+  void aLocalDenialIsNotAFallbackAndLogsNothing() {
+    AgentAuthToolGuard g =
+        guard().authorizationResolver((userId, tool, args) -> Optional.empty()).build();
+
+    try (CapturedLog log = CapturedLog.fallbacks()) {
+      CallToolResult r = call(g.wrap(syncTool("send_email")));
+
+      assertThat(structured(r)).containsEntry("reason", "authorization_not_found");
+      assertThat(log.records()).isEmpty();
+    }
   }
 
   @Test

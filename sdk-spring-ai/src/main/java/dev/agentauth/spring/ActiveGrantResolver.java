@@ -23,11 +23,13 @@ import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 
 /**
- * Finds a tool call's authorization among the user's active ones ({@code GET
- * /v1/authorizations?user_id=…&status=active}, and {@code agent_id} when configured): the newest
- * that grants the tool's scope, else the newest (so that the service decides, and records, the
- * denial), else none (a local {@code authorization_not_found} denial). A user's list is cached for
- * a short time; revocation still takes effect at once, because every call is checked.
+ * Finds a tool call's authorization among the user's active ones for this application's agent
+ * ({@code GET /v1/authorizations?user_id=…&agent_id=…&status=active}): the newest that grants the
+ * tool's scope, else the newest (so that the service decides, and records, the denial), else none
+ * (a local {@code authorization_not_found} denial). A grant the user gave another agent is never
+ * used: the listing asks for the agent's, and any other agent's in the answer is dropped. A user's
+ * list is cached for a short time; revocation still takes effect at once, because every call is
+ * checked.
  *
  * <p>Blocking, with a non-blocking form ({@link #async()}) for async tools. Thread-safe.
  */
@@ -49,14 +51,20 @@ public final class ActiveGrantResolver implements AuthorizationResolver {
 
   /**
    * @param client the client listing authorizations
-   * @param agentId only authorizations of this agent, or {@code null} for any
+   * @param agentId the agent whose authorizations are used (their {@code agent_id})
    * @param scopeMapper tool name to checked scope, as the guard maps it
    * @param ttl how long a user's list is kept ({@link Duration#ZERO}: not kept)
+   * @throws IllegalArgumentException if {@code agentId} is blank
    */
   public ActiveGrantResolver(
       AgentAuthClient client, String agentId, Function<String, String> scopeMapper, Duration ttl) {
     this.client = Objects.requireNonNull(client, "client");
-    this.agentId = agentId == null || agentId.isBlank() ? null : agentId;
+    Objects.requireNonNull(agentId, "agentId");
+    if (agentId.isBlank()) {
+      throw new IllegalArgumentException(
+          "expected the agent id whose authorizations are used, found a blank string");
+    }
+    this.agentId = agentId;
     this.scopeMapper = Objects.requireNonNull(scopeMapper, "scopeMapper");
     Objects.requireNonNull(ttl, "ttl");
     this.cache =
@@ -123,25 +131,29 @@ public final class ActiveGrantResolver implements AuthorizationResolver {
   }
 
   private CompletableFuture<List<Authorization>> fetch(String userId) {
-    AuthorizationListParams.Builder params =
+    AuthorizationListParams params =
         AuthorizationListParams.builder()
             .userId(userId)
+            .agentId(agentId)
             .status(AuthorizationStatus.ACTIVE)
-            .limit(PAGE_LIMIT);
-    if (agentId != null) {
-      params.agentId(agentId);
-    }
+            .limit(PAGE_LIMIT)
+            .build();
     return client
         .async()
         .authorizations()
-        .list(params.build())
+        .list(params)
         .thenApply(page -> newestActiveFirst(page.authorizations()));
   }
 
-  /** The active authorizations of a listing, newest first: ordered once, when fetched. */
-  private static List<Authorization> newestActiveFirst(List<Authorization> authorizations) {
+  /**
+   * The active authorizations of this agent in a listing, newest first: ordered once, when fetched.
+   * The agent is checked again here, so that a service or proxy that drops the {@code agent_id}
+   * filter cannot hand a tool another agent's grant.
+   */
+  private List<Authorization> newestActiveFirst(List<Authorization> authorizations) {
     return authorizations.stream()
         .filter(a -> AuthorizationStatus.ACTIVE.equals(a.status()))
+        .filter(a -> agentId.equals(a.agentId()))
         .sorted(
             Comparator.comparing(
                     Authorization::createdAt, Comparator.nullsFirst(Comparator.naturalOrder()))
@@ -165,6 +177,11 @@ public final class ActiveGrantResolver implements AuthorizationResolver {
       }
     }
     return false;
+  }
+
+  /** Returns the agent whose authorizations are used. */
+  String agentId() {
+    return agentId;
   }
 
   @Override

@@ -33,6 +33,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.core.env.Environment;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -62,14 +63,15 @@ public class AgentAuthAutoConfiguration {
   @ConditionalOnMissingBean
   public AgentAuthClient agentAuthClient(AgentAuthProperties properties) {
     if (properties.getBaseUrl() == null || properties.getBaseUrl().isBlank()) {
-      throw new IllegalStateException(
-          "agentauth.base-url is not set: set it to the agentauth service's URL (and"
-              + " agentauth.api-key), or define an AgentAuthClient bean");
+      throw new AgentAuthConfigurationException(
+          "agentauth.base-url is not set: the starter's client needs the agentauth service's URL.",
+          "Set agentauth.base-url (and agentauth.api-key), or define an AgentAuthClient bean.");
     }
     if (properties.getApiKey() == null || properties.getApiKey().isBlank()) {
-      throw new IllegalStateException(
-          "agentauth.api-key is not set: set it (e.g. agentauth.api-key=${AGENTAUTH_API_KEY}), or"
-              + " define an AgentAuthClient bean");
+      throw new AgentAuthConfigurationException(
+          "agentauth.api-key is not set: the starter's client needs an API key.",
+          "Set it (e.g. agentauth.api-key=${AGENTAUTH_API_KEY}), or define an AgentAuthClient"
+              + " bean.");
     }
     return AgentAuthClient.builder()
         .baseUrl(properties.getBaseUrl())
@@ -96,11 +98,12 @@ public class AgentAuthAutoConfiguration {
             case FAIL_CLOSED -> policy.withFailClosed(e.getKey());
             case FAIL_OPEN -> policy.withFailOpen(e.getKey());
             case DISABLED ->
-                throw new IllegalStateException(
+                throw new AgentAuthConfigurationException(
                     "agentauth.fallback.scopes."
                         + e.getKey()
-                        + ": expected fail-closed or fail-open, found disabled (disabled applies to"
-                        + " every scope: agentauth.fallback.mode)");
+                        + ": expected fail-closed or fail-open, found disabled.",
+                    "Use fail-closed or fail-open per scope; disabled applies to every scope at"
+                        + " once: agentauth.fallback.mode=disabled.");
           };
     }
     return policy;
@@ -114,16 +117,74 @@ public class AgentAuthAutoConfiguration {
         properties.getMcp().getToolScopes(), properties.getMcp().getScopePrefix());
   }
 
-  /** The default resolver: the user's active authorizations, listed and cached briefly. */
+  /**
+   * The default resolver: the user's active authorizations for this application's agent, listed and
+   * cached briefly. Lazy, so that an application using only the client needs no agent id; the
+   * guards ask for it as they are built, at startup.
+   */
   @Bean
+  @Lazy
   @ConditionalOnMissingBean({AuthorizationResolver.class, AsyncAuthorizationResolver.class})
   public ActiveGrantResolver agentAuthAuthorizationResolver(
-      AgentAuthClient client, ToolScopes scopes, AgentAuthProperties properties) {
+      AgentAuthClient client,
+      ToolScopes scopes,
+      AgentAuthProperties properties,
+      Environment environment) {
     return new ActiveGrantResolver(
         client,
-        properties.getMcp().getAgentId(),
+        agentId(properties, environment),
         scopes,
         properties.getMcp().getResolverCacheTtl());
+  }
+
+  /**
+   * The agent whose authorizations the active-grant resolver uses: {@code agentauth.mcp.agent-id},
+   * else {@code spring.application.name}. Neither stops the application: with no agent named, a
+   * user's grant to any agent would do.
+   */
+  static String agentId(AgentAuthProperties properties, Environment environment) {
+    String configured = properties.getMcp().getAgentId();
+    if (configured != null && !configured.isBlank()) {
+      requireAgentId(configured, "agentauth.mcp.agent-id");
+      log.info(
+          "agentauth resolves tool calls to authorizations of agent \"{}\""
+              + " (agentauth.mcp.agent-id)",
+          configured);
+      return configured;
+    }
+    String applicationName = environment.getProperty("spring.application.name");
+    if (applicationName != null && !applicationName.isBlank()) {
+      requireAgentId(applicationName, "spring.application.name");
+      log.info(
+          "agentauth resolves tool calls to authorizations of agent \"{}\": agentauth.mcp.agent-id"
+              + " is not set, so spring.application.name is used",
+          applicationName);
+      return applicationName;
+    }
+    throw new AgentAuthConfigurationException(
+        "agentauth.mcp.agent-id is not set, nor is spring.application.name: the active-grant"
+            + " resolver would run a tool under the user's grant to any agent, including grants"
+            + " meant for another application.",
+        "Set agentauth.mcp.agent-id to the agent_id the users' authorizations name for this"
+            + " application (or set spring.application.name to it), or define an"
+            + " AuthorizationResolver bean.");
+  }
+
+  /** An agent id as the service takes it: 1-256 characters, no control characters. */
+  private static void requireAgentId(String agentId, String property) {
+    if (agentId.length() > 256 || agentId.chars().anyMatch(Character::isISOControl)) {
+      throw new AgentAuthConfigurationException(
+          property
+              + " is not a valid agent id for the active-grant resolver: expected 1-256 characters"
+              + " without control characters, found "
+              + agentId.length()
+              + " characters"
+              + (agentId.chars().anyMatch(Character::isISOControl)
+                  ? " with a control character."
+                  : "."),
+          "Set agentauth.mcp.agent-id to the agent_id the users' authorizations name for this"
+              + " application.");
+    }
   }
 
   /**
@@ -262,9 +323,11 @@ public class AgentAuthAutoConfiguration {
       AgentAuthProperties.UserId userId = properties.getMcp().getUserId();
       if (userId.getSource() == AgentAuthProperties.UserIdSourceKind.JWT_CLAIM) {
         if (!JwtClaims.available()) {
-          throw new IllegalStateException(
-              "agentauth.mcp.user-id.source=jwt-claim needs Spring Security's OAuth2 JOSE support"
-                  + " (spring-boot-starter-oauth2-resource-server) on the classpath");
+          throw new AgentAuthConfigurationException(
+              "agentauth.mcp.user-id.source=jwt-claim needs Spring Security's OAuth2 JOSE support,"
+                  + " which is not on the classpath.",
+              "Add spring-boot-starter-oauth2-resource-server, or choose another"
+                  + " agentauth.mcp.user-id.source.");
         }
         return new AuthenticatedUserExtractor(JwtClaims.claim(userId.getClaim()));
       }

@@ -202,8 +202,8 @@ public class AgentAuthProperties {
   /** How a tool call finds its authorization. */
   public enum ResolverKind {
     /**
-     * The user's active authorizations (for {@code agent-id} when set), listed from the service and
-     * cached briefly: the newest that grants the tool's scope, else the newest.
+     * The user's active authorizations for {@code agent-id}, listed from the service and cached
+     * briefly: the newest that grants the tool's scope, else the newest.
      */
     ACTIVE_GRANT
   }
@@ -232,7 +232,10 @@ public class AgentAuthProperties {
     /** The authorization resolver, unless the application defines an AuthorizationResolver bean. */
     private ResolverKind authorizationResolver = ResolverKind.ACTIVE_GRANT;
 
-    /** Only authorizations of this agent are used by the active-grant resolver; unset: any. */
+    /**
+     * The agent whose authorizations the active-grant resolver uses (their {@code agent_id}).
+     * Unset: {@code spring.application.name}; neither set: startup fails.
+     */
     private String agentId;
 
     /** How long the active-grant resolver keeps a user's authorizations. */

@@ -42,13 +42,19 @@ class ActiveGrantResolverTest {
   }
 
   private static String authorization(String id, String created, String... scopes) {
+    return grantTo("bot", id, created, scopes);
+  }
+
+  private static String grantTo(String agent, String id, String created, String... scopes) {
     StringBuilder s = new StringBuilder();
     for (String scope : scopes) {
       s.append(s.length() == 0 ? "" : ",").append("{\"name\":\"").append(scope).append("\"}");
     }
     return "{\"authorization_id\":\""
         + id
-        + "\",\"user_id\":\"alice\",\"agent_id\":\"bot\",\"bundle_id\":null,\"scopes\":["
+        + "\",\"user_id\":\"alice\",\"agent_id\":\""
+        + agent
+        + "\",\"bundle_id\":null,\"scopes\":["
         + s
         + "],\"requires_confirm_for\":[],\"requires_escalation_for\":[],\"escalation_targets\":{},"
         + "\"expires_at\":\"2099-01-01T00:00:00.000Z\",\"budget_limit_micros\":null,"
@@ -86,11 +92,36 @@ class ActiveGrantResolverTest {
   }
 
   @Test
+  void aGrantTheUserGaveAnotherAgentIsNeverUsedEvenIfTheServiceListsIt() throws Exception {
+    // alice granted email.send only to payments_bot; a listing that ignores agent_id returns it
+    page(
+        grantTo("notes_bot", "auth_notes", "2026-01-01T00:00:00.000Z", "notes.read"),
+        grantTo("payments_bot", "auth_payments", "2026-02-01T00:00:00.000Z", "email.send"));
+    ActiveGrantResolver resolver =
+        new ActiveGrantResolver(client, "notes_bot", scopes, Duration.ZERO);
+
+    assertThat(resolver.resolve("alice", "send_email", Map.of())).contains("auth_notes");
+    assertThat(web.takeRequest().getUrl().queryParameter("agent_id")).isEqualTo("notes_bot");
+
+    page(grantTo("payments_bot", "auth_payments", "2026-02-01T00:00:00.000Z", "email.send"));
+    assertThat(resolver.resolve("alice", "send_email", Map.of())).isEmpty();
+  }
+
+  @Test
+  void anAgentIdIsRequired() {
+    assertThatThrownBy(() -> new ActiveGrantResolver(client, " ", scopes, Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("agent id");
+    assertThatThrownBy(() -> new ActiveGrantResolver(client, null, scopes, Duration.ZERO))
+        .isInstanceOf(NullPointerException.class);
+  }
+
+  @Test
   void withoutOneGrantingTheScopeTheNewestIsCheckedSoThatTheServiceRecordsTheDenial() {
     page(
         authorization("auth_a", "2026-01-01T00:00:00.000Z", "notes.read"),
         authorization("auth_b", "2026-02-01T00:00:00.000Z", "notes.read"));
-    ActiveGrantResolver resolver = new ActiveGrantResolver(client, null, scopes, Duration.ZERO);
+    ActiveGrantResolver resolver = new ActiveGrantResolver(client, "bot", scopes, Duration.ZERO);
 
     assertThat(resolver.resolve("alice", "send_email", Map.of())).contains("auth_b");
   }
@@ -99,7 +130,7 @@ class ActiveGrantResolverTest {
   void aUserWithoutActiveAuthorizationsHasNone() {
     page();
     page();
-    ActiveGrantResolver resolver = new ActiveGrantResolver(client, null, scopes, Duration.ZERO);
+    ActiveGrantResolver resolver = new ActiveGrantResolver(client, "bot", scopes, Duration.ZERO);
 
     assertThat(resolver.resolve("carol", "send_email", Map.of())).isEmpty();
     assertThat(
@@ -112,7 +143,7 @@ class ActiveGrantResolverTest {
     page(authorization("auth_a", "2026-01-01T00:00:00.000Z", "email.send"));
     page(authorization("auth_b", "2026-01-01T00:00:00.000Z", "email.send"));
     ActiveGrantResolver resolver =
-        new ActiveGrantResolver(client, null, scopes, Duration.ofMinutes(5));
+        new ActiveGrantResolver(client, "bot", scopes, Duration.ofMinutes(5));
 
     assertThat(resolver.resolve("alice", "send_email", Map.of())).contains("auth_a");
     assertThat(resolver.resolve("alice", "notes", Map.of())).contains("auth_a");
@@ -134,13 +165,13 @@ class ActiveGrantResolverTest {
             .fallback(FallbackPolicy.failClosed())
             .build();
     ActiveGrantResolver resolver =
-        new ActiveGrantResolver(down, null, scopes, Duration.ofMinutes(5));
+        new ActiveGrantResolver(down, "bot", scopes, Duration.ofMinutes(5));
 
     assertThat(resolver.resolve("alice", "send_email", Map.of()))
         .contains(ActiveGrantResolver.UNRESOLVED);
     web.enqueue(new MockResponse.Builder().code(503).build());
     ActiveGrantResolver flaky =
-        new ActiveGrantResolver(client, null, scopes, Duration.ofMinutes(5));
+        new ActiveGrantResolver(client, "bot", scopes, Duration.ofMinutes(5));
     assertThat(flaky.resolve("alice", "send_email", Map.of()))
         .contains(ActiveGrantResolver.UNRESOLVED);
     page(authorization("auth_a", "2026-01-01T00:00:00.000Z", "email.send"));
@@ -157,7 +188,7 @@ class ActiveGrantResolverTest {
                 "{\"type\":\"about:blank\",\"title\":\"Unauthorized\",\"status\":401,"
                     + "\"code\":\"unauthorized\",\"detail\":\"bad key\"}")
             .build());
-    ActiveGrantResolver resolver = new ActiveGrantResolver(client, null, scopes, Duration.ZERO);
+    ActiveGrantResolver resolver = new ActiveGrantResolver(client, "bot", scopes, Duration.ZERO);
 
     assertThatThrownBy(() -> resolver.resolve("alice", "send_email", Map.of()))
         .isInstanceOf(AuthenticationException.class);

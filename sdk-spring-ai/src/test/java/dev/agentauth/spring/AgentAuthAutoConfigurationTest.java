@@ -40,7 +40,9 @@ class AgentAuthAutoConfigurationTest {
       new ApplicationContextRunner()
           .withConfiguration(AutoConfigurations.of(AgentAuthAutoConfiguration.class))
           .withPropertyValues(
-              "agentauth.base-url=http://127.0.0.1:9", "agentauth.api-key=sk_test_key");
+              "agentauth.base-url=http://127.0.0.1:9",
+              "agentauth.api-key=sk_test_key",
+              "agentauth.mcp.agent-id=test-bot");
 
   @Test
   void definesTheClientTheGuardAndItsParts() {

@@ -17,16 +17,20 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The example server when the agentauth service cannot be reached: calls get the fallback policy's
- * decision (fail-closed, from application.yml) with its markers, and tools/list shows every tool
- * (hiding is a convenience; the calls are still refused).
+ * decision (fail-closed, from application.yml) with its markers and a WARN line in the log, and
+ * tools/list shows every tool (hiding is a convenience; the calls are still refused).
  */
+@ExtendWith(OutputCaptureExtension.class)
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {"agentauth.max-retries=0", "agentauth.check-timeout=2s"})
@@ -60,7 +64,8 @@ class ServiceDownIT {
   }
 
   @Test
-  void aCallGetsTheFailClosedFallbackWithItsMarkers() throws Exception {
+  void aCallGetsTheFailClosedFallbackWithItsMarkersAndLeavesAWarningInTheLog(CapturedOutput output)
+      throws Exception {
     CallToolResult r = alice().callTool(new CallToolRequest("search_notes", Map.of("query", "x")));
 
     assertThat(r.isError()).isTrue();
@@ -70,6 +75,13 @@ class ServiceDownIT {
     assertThat(d.path("fallback").asBoolean()).isTrue();
     assertThat(d.path("fallback_mode").asText()).isEqualTo("fail_closed");
     assertThat(d.has("receipt_id")).isFalse();
+    // The client's line reaches the application's log (Spring Boot bridges java.util.logging).
+    assertThat(output)
+        .containsPattern(
+            "WARN .* dev\\.agentauth\\.client\\.fallback +: agentauth check fallback"
+                + " \\(unreachable\\), no decision from the service: denied by fail_closed:"
+                + " \\[notes\\.read\\] \\(fallback_closed_unreachable\\)")
+        .doesNotContain("sk_unreachable");
   }
 
   @Test

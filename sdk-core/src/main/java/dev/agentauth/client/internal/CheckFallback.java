@@ -40,10 +40,11 @@ public final class CheckFallback {
    * Returns the fallback response for {@code params} after {@code failure}. The reason names the
    * last attempt's failure: {@code *_timeout} for the call's timeout, {@code *_server_error} for a
    * 5xx answer (the service was reached but failed), {@code *_unreachable} for any other transport
-   * failure (refused, reset, DNS, TLS).
+   * failure (refused, reset, DNS, TLS). The fallback is recorded in {@code log} (a WARN line,
+   * rate-limited).
    */
   public static ApiResponse<CheckResponse> respond(
-      FallbackPolicy policy, CheckParams params, AgentAuthException failure) {
+      FallbackPolicy policy, CheckParams params, AgentAuthException failure, FallbackLog log) {
     Map<String, CheckResult> results = new LinkedHashMap<>();
     for (String scope : params.scopes()) {
       FallbackMode mode = policy.modeFor(scope);
@@ -69,16 +70,43 @@ public final class CheckFallback {
     CheckResponse response =
         new CheckResponse(
             params.authorizationId(), null, null, null, FallbackPolicy.POLICY_VERSION, results);
+    log.fellBack(response, failure);
     return new ApiResponse<>(response, 0, Headers.of(), failure);
   }
 
   private static Reason reason(boolean open, AgentAuthException failure) {
-    if (failure instanceof RequestTimeoutException) {
-      return open ? Reason.FALLBACK_OPEN_TIMEOUT : Reason.FALLBACK_CLOSED_TIMEOUT;
+    return switch (Cause.of(failure)) {
+      case TIMEOUT -> open ? Reason.FALLBACK_OPEN_TIMEOUT : Reason.FALLBACK_CLOSED_TIMEOUT;
+      case SERVER_ERROR ->
+          open ? Reason.FALLBACK_OPEN_SERVER_ERROR : Reason.FALLBACK_CLOSED_SERVER_ERROR;
+      case UNREACHABLE ->
+          open ? Reason.FALLBACK_OPEN_UNREACHABLE : Reason.FALLBACK_CLOSED_UNREACHABLE;
+    };
+  }
+
+  /** What kept the service from answering, as the fallback reasons tell it apart. */
+  enum Cause {
+    /** The check's timeout ran out. */
+    TIMEOUT("timeout"),
+    /** No connection, or it broke before an answer. */
+    UNREACHABLE("unreachable"),
+    /** The service (or a gateway) answered 5xx. */
+    SERVER_ERROR("server error");
+
+    final String label;
+
+    Cause(String label) {
+      this.label = label;
     }
-    if (failure instanceof ServerException) {
-      return open ? Reason.FALLBACK_OPEN_SERVER_ERROR : Reason.FALLBACK_CLOSED_SERVER_ERROR;
+
+    static Cause of(AgentAuthException failure) {
+      if (failure instanceof RequestTimeoutException) {
+        return TIMEOUT;
+      }
+      if (failure instanceof ServerException) {
+        return SERVER_ERROR;
+      }
+      return UNREACHABLE;
     }
-    return open ? Reason.FALLBACK_OPEN_UNREACHABLE : Reason.FALLBACK_CLOSED_UNREACHABLE;
   }
 }
