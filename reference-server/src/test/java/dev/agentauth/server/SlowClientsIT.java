@@ -140,15 +140,20 @@ class SlowClientsIT {
    * fallback's allow.
    */
   private static Callable<Void> failOpenChecks(HostileServer s, List<String> decisions) {
+    AgentAuthClient client =
+        AgentAuthClient.builder()
+            .baseUrl(s.base)
+            .apiKey(s.victimKey)
+            .allowInsecureHttp(true)
+            .checkTimeout(Duration.ofSeconds(1))
+            .fallback(FallbackPolicy.failOpen())
+            .build();
+    // Warmed up before the attack: the client's first call loads its classes, which on a loaded
+    // machine can take longer than its 1 s check timeout by itself.
+    for (int i = 0; i < 5; i++) {
+      client.check(CheckParams.of(s.victimAuthorization, "crm.write"));
+    }
     return () -> {
-      AgentAuthClient client =
-          AgentAuthClient.builder()
-              .baseUrl(s.base)
-              .apiKey(s.victimKey)
-              .allowInsecureHttp(true)
-              .checkTimeout(Duration.ofSeconds(1))
-              .fallback(FallbackPolicy.failOpen())
-              .build();
       long deadline = System.nanoTime() + ATTACK.toNanos();
       while (System.nanoTime() < deadline) {
         CheckResponse r = client.check(CheckParams.of(s.victimAuthorization, "crm.write"));

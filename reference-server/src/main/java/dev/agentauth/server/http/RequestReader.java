@@ -204,9 +204,9 @@ final class RequestReader {
 
   /**
    * The 413 for an oversized body. When {@code drain}, the rest of the body (at most {@link
-   * #DRAIN_LIMIT} in all) is read and thrown away first, within the body's time bounds, so the
-   * answer reaches a client still sending; otherwise, or when the drain does not finish, the answer
-   * goes out at once and closes the connection.
+   * #DRAIN_LIMIT} more) is read and thrown away first, within the body's time bounds, so the answer
+   * reaches a client still sending; otherwise, or when the drain does not finish, the answer goes
+   * out at once and closes the connection.
    */
   private static ServiceException tooLarge(Context c, boolean drain) {
     if (drain && drain(c)) {
