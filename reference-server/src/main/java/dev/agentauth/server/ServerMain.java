@@ -148,8 +148,8 @@ public final class ServerMain implements Callable<Integer> {
       names = "--max-connections",
       defaultValue = "${env:AGENTAUTH_MAX_CONNECTIONS:-10000}",
       description =
-          "Connections open at once; beyond it the server accepts no more until one closes"
-              + " (default ${DEFAULT-VALUE}). Keep it below the process's file limit (ulimit -n).")
+          "Connections open at once; one beyond it is closed when accepted (default"
+              + " ${DEFAULT-VALUE}). Keep it below the process's file limit (ulimit -n).")
   int maxConnections;
 
   @Option(

@@ -4,7 +4,6 @@ import java.time.Duration;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 
 /**
@@ -13,8 +12,8 @@ import org.eclipse.jetty.server.Server;
  * or take to send its first request head, and how long a request body may take to arrive. See
  * docs/server.md "Limits".
  *
- * @param maxConnections connections open at once; beyond it the server stops accepting until one
- *     closes
+ * @param maxConnections connections open at once; a connection beyond it is closed as soon as it is
+ *     accepted
  * @param maxConnectionsPerAddress connections open at once from one client address, 0 for no limit
  *     (behind a proxy every client shares the proxy's address); a connection beyond it is closed as
  *     soon as it is accepted
@@ -77,9 +76,8 @@ public record ConnectionLimits(
         c.setIdleTimeout(idleTimeout.toMillis());
         c.addBean(
             new ConnectionGuard(
-                maxConnectionsPerAddress, headerTimeout, c.getScheduler(), c.getExecutor()));
+                maxConnections, maxConnectionsPerAddress, headerTimeout, c.getScheduler()));
       }
     }
-    server.addBean(new NetworkConnectionLimit(maxConnections, server), true);
   }
 }
