@@ -4,6 +4,7 @@ import dev.agentauth.model.CreateApiKeyRequest;
 import dev.agentauth.server.fatal.FatalErrorPolicy;
 import dev.agentauth.server.fatal.FatalErrors;
 import dev.agentauth.server.http.Api;
+import dev.agentauth.server.http.ConnectionLimits;
 import dev.agentauth.server.http.ProblemErrorHandler;
 import dev.agentauth.server.service.ApiKeyOps;
 import dev.agentauth.server.service.ReceiptOps;
@@ -175,7 +176,10 @@ public final class AgentAuthServer implements AutoCloseable {
               // handler inside this wrapper.
               cfg.jetty.modifyServer(
                   server -> {
-                    server.setHandler(new GracefulHandler());
+                    GracefulHandler graceful = new GracefulHandler();
+                    // Javalin attaches its servlet handler inside the innermost wrapper: this one.
+                    graceful.setHandler(config.connectionLimits.bodyDeadline());
+                    server.setHandler(graceful);
                     server.setStopTimeout(DRAIN_TIMEOUT.toMillis());
                     jetty.set(server);
                   });
@@ -189,6 +193,7 @@ public final class AgentAuthServer implements AutoCloseable {
         c.setShutdownIdleTimeout(SHUTDOWN_IDLE_TIMEOUT.toMillis());
       }
     }
+    config.connectionLimits.install(jetty.get());
     baseUrl = "http://" + hostForUrl(config.host) + ":" + app.port();
     if (config.metricsToken == null && !isLoopback(config.host)) {
       log.warn(
@@ -373,6 +378,7 @@ public final class AgentAuthServer implements AutoCloseable {
     private boolean generatedKey;
     private boolean exitOnFatalError;
     private SigningService.Limits signingLimits = SigningService.Limits.DEFAULT;
+    private ConnectionLimits connectionLimits = ConnectionLimits.DEFAULT;
 
     private Builder() {}
 
@@ -484,6 +490,16 @@ public final class AgentAuthServer implements AutoCloseable {
      */
     public Builder signingLimits(SigningService.Limits limits) {
       this.signingLimits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /**
+     * The connections a client may hold and how long a request may take to arrive: connections in
+     * all and per client address, idle and request-head timeouts, and the time and minimum rate of
+     * a request body; default {@link ConnectionLimits#DEFAULT}.
+     */
+    public Builder connectionLimits(ConnectionLimits limits) {
+      this.connectionLimits = Objects.requireNonNull(limits, "limits");
       return this;
     }
 

@@ -1,6 +1,7 @@
 package dev.agentauth.server;
 
 import dev.agentauth.server.fatal.FatalErrorPolicy;
+import dev.agentauth.server.http.ConnectionLimits;
 import dev.agentauth.server.signing.SigningService;
 import dev.agentauth.server.store.MemoryStore;
 import dev.agentauth.server.store.Store;
@@ -10,6 +11,7 @@ import dev.agentauth.server.store.jdbc.MasterKey;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -139,6 +141,59 @@ public final class ServerMain implements Callable<Integer> {
       defaultValue = "${env:AGENTAUTH_BOOTSTRAP_API_KEY_FILE}",
       description = "File holding the bootstrap API key (surrounding whitespace is ignored).")
   String bootstrapApiKeyFile;
+
+  // ---- connections and request timing (ConnectionLimits)
+
+  @Option(
+      names = "--max-connections",
+      defaultValue = "${env:AGENTAUTH_MAX_CONNECTIONS:-10000}",
+      description =
+          "Connections open at once; one beyond it is closed when accepted (default"
+              + " ${DEFAULT-VALUE}). Keep it below the process's file limit (ulimit -n).")
+  int maxConnections;
+
+  @Option(
+      names = "--max-connections-per-address",
+      defaultValue = "${env:AGENTAUTH_MAX_CONNECTIONS_PER_ADDRESS:-64}",
+      description =
+          "Connections open at once from one client address; a connection beyond it is closed"
+              + " when accepted (default ${DEFAULT-VALUE}). 0 = no limit: set it behind a reverse"
+              + " proxy, where every client has the proxy's address.")
+  int maxConnectionsPerAddress;
+
+  @Option(
+      names = "--idle-timeout",
+      defaultValue = "${env:AGENTAUTH_IDLE_TIMEOUT:-30}",
+      description =
+          "Seconds a connection may send nothing (between requests, or inside one) before it is"
+              + " closed (default ${DEFAULT-VALUE}).")
+  int idleTimeoutSeconds;
+
+  @Option(
+      names = "--header-timeout",
+      defaultValue = "${env:AGENTAUTH_HEADER_TIMEOUT:-10}",
+      description =
+          "Seconds a new connection may take to send its first complete request head before it is"
+              + " closed (default ${DEFAULT-VALUE}).")
+  int headerTimeoutSeconds;
+
+  @Option(
+      names = "--body-timeout",
+      defaultValue = "${env:AGENTAUTH_BODY_TIMEOUT:-10}",
+      description =
+          "Seconds a request body may take to arrive; then 408 request_timeout (default"
+              + " ${DEFAULT-VALUE}).")
+  int bodyTimeoutSeconds;
+
+  @Option(
+      names = "--min-body-rate",
+      defaultValue = "${env:AGENTAUTH_MIN_BODY_RATE:-1024}",
+      description =
+          "Least average rate, in bytes a second, of a request body after its first 2 s; slower is"
+              + " 408 request_timeout (default ${DEFAULT-VALUE}; 0 = none).")
+  long minBodyRate;
+
+  // ----
 
   @Spec CommandSpec spec;
 
@@ -298,7 +353,15 @@ public final class ServerMain implements Callable<Integer> {
                     SigningService.Limits.DEFAULT.queued(),
                     SigningService.Limits.DEFAULT.queuedBytes(),
                     signingBacklog))
-            .workspace(bootstrapWorkspace, bootstrapPlan);
+            .workspace(bootstrapWorkspace, bootstrapPlan)
+            .connectionLimits(
+                new ConnectionLimits(
+                    maxConnections,
+                    maxConnectionsPerAddress,
+                    seconds("--idle-timeout", idleTimeoutSeconds),
+                    seconds("--header-timeout", headerTimeoutSeconds),
+                    seconds("--body-timeout", bodyTimeoutSeconds),
+                    minBodyRate));
     b.clock(testClock ? TestClock.startingNow() : Clock.systemUTC());
     if (adminToken != null && !adminToken.isBlank()) {
       b.adminToken(adminToken);
@@ -313,6 +376,13 @@ public final class ServerMain implements Callable<Integer> {
       b.apiKey(bootstrapApiKey);
     }
     return b;
+  }
+
+  private static Duration seconds(String option, int value) {
+    if (value < 1) {
+      throw new IllegalArgumentException(option + " must be at least 1 (seconds), got " + value);
+    }
+    return Duration.ofSeconds(value);
   }
 
   /** Opens the store {@code --store} names; null (after saying why) when it cannot. */

@@ -37,6 +37,11 @@ public final class Api {
   private static final Logger log = LoggerFactory.getLogger(Api.class);
   public static final int MAX_BODY = RequestReader.MAX_BODY;
 
+  /**
+   * What the admin API's bodies arriving at once are counted under (no workspace id has a space).
+   */
+  private static final String ADMIN_BODIES = "admin api";
+
   /** Settings the HTTP layer needs. */
   public record Settings(
       String adminToken, String metricsToken, ClockControl testClock, int rateLimit) {
@@ -119,6 +124,16 @@ public final class Api {
           route.path(),
           c -> {
             Caller caller = access(c, route);
+            // Only now, with the caller known, is any of the body read.
+            switch (route.access()) {
+              case API_KEY -> reader.receive(c, caller.workspaceId());
+              case ADMIN -> reader.receive(c, ADMIN_BODIES);
+              default -> {
+                if (RequestReader.bodyUnread(c)) {
+                  c.header("Connection", "close");
+                }
+              }
+            }
             RequestReader.refuseNulInParameters(c);
             route.handler().handle(c, caller);
           });

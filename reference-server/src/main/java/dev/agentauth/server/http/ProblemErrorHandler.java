@@ -9,6 +9,7 @@ import io.javalin.config.JettyConfig;
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -81,6 +82,10 @@ public final class ProblemErrorHandler extends ErrorHandler {
     response.getHeaders().put(ERROR_CACHE_CONTROL);
     response.getHeaders().put("X-Request-Id", id);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, ProblemWriter.PROBLEM);
+    // Jetty ends the connection after an error it answers itself (it cannot tell where the next
+    // request would start); a keep-alive client must hear so rather than find out on its next
+    // request.
+    response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
     if (HttpMethod.HEAD.is(request.getMethod())) {
       // No body, whether or not Jetty knows the request was a HEAD (it does not for one it could
       // not parse, and would send the body).
@@ -97,6 +102,7 @@ public final class ProblemErrorHandler extends ErrorHandler {
     return switch (status) {
       case 404 -> ErrorCode.NOT_FOUND;
       case 405 -> ErrorCode.METHOD_NOT_ALLOWED;
+      case 408 -> ErrorCode.REQUEST_TIMEOUT;
       case 413 -> ErrorCode.PAYLOAD_TOO_LARGE;
       case 414 -> ErrorCode.URI_TOO_LONG;
       case 431 -> ErrorCode.HEADERS_TOO_LARGE;

@@ -56,6 +56,10 @@ final class ProblemWriter {
     if (e.retryAfter() != null) {
       c.header("Retry-After", e.retryAfter());
     }
+    if (RequestReader.bodyUnread(c)) {
+      // The rest of the body would be read as the next request: end the connection, and say so.
+      c.header("Connection", "close");
+    }
     byte[] bytes;
     try {
       bytes = mapper.writeValueAsBytes(body);
@@ -103,6 +107,7 @@ final class ProblemWriter {
       case 404 -> "Not Found";
       case 405 -> "Method Not Allowed";
       case 409 -> "Conflict";
+      case 408 -> "Request Timeout";
       case 410 -> "Gone";
       case 413 -> "Content Too Large";
       case 414 -> "URI Too Long";

@@ -19,6 +19,7 @@ final class ReadLimiter {
   private final int perWorkspace;
   private final int maxWaiting;
   private final Duration wait;
+  private final String what;
   private final ConcurrentHashMap<String, Semaphore> inFlight = new ConcurrentHashMap<>();
 
   ReadLimiter(int perWorkspace, Duration wait) {
@@ -26,12 +27,20 @@ final class ReadLimiter {
   }
 
   ReadLimiter(int perWorkspace, Duration wait, int maxWaiting) {
+    this(perWorkspace, wait, maxWaiting, "reads");
+  }
+
+  /**
+   * @param what what is counted, as the 429's detail names it ("reads")
+   */
+  ReadLimiter(int perWorkspace, Duration wait, int maxWaiting, String what) {
     if (perWorkspace < 1) {
       throw new IllegalArgumentException("perWorkspace must be at least 1, got " + perWorkspace);
     }
     this.perWorkspace = perWorkspace;
     this.maxWaiting = maxWaiting;
     this.wait = wait;
+    this.what = what;
   }
 
   /**
@@ -58,7 +67,9 @@ final class ReadLimiter {
           1,
           "this workspace already has "
               + perWorkspace
-              + " reads in flight, the most it may have at once");
+              + " "
+              + what
+              + " in flight, the most it may have at once");
     }
     try {
       return read.get();

@@ -13,8 +13,10 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 
 /**
@@ -27,23 +29,40 @@ final class RequestReader {
   static final int MAX_BODY = 1024 * 1024;
 
   /**
-   * How much of an oversized body is still read and thrown away before the 413 is sent. A server
-   * that answers and closes while the client is still sending makes the client's TCP stack see a
-   * reset, and most clients then report a dropped connection instead of the 413. Bodies up to this
-   * size are drained so the answer arrives; larger ones are answered at once with {@code
-   * Connection: close}.
+   * The largest announced body still read and thrown away before its 413, once the caller has
+   * passed authentication. A server that answers and closes while the client is still sending makes
+   * the client's TCP stack see a reset, and most clients then report a dropped connection instead
+   * of the 413; draining a body just over the limit lets the answer arrive. The drain is bounded
+   * like any body read (the connection's {@link BodyDeadline} and {@link #BODIES_PER_WORKSPACE}). A
+   * larger announced body, or any body of an unauthenticated request, is never read: the answer
+   * goes out at once with {@code Connection: close}.
    */
-  static final long DRAIN_LIMIT = 8L * MAX_BODY;
+  static final long DRAIN_LIMIT = 2L * MAX_BODY;
+
+  /**
+   * Request bodies of one workspace that may be arriving at once: a body still on its way holds a
+   * request thread while it arrives (at most the body timeout), so one workspace may hold at most
+   * this many of the server's request threads that way; beyond them a request is refused at once
+   * (429 {@code rate_limited}, {@code Retry-After: 1}). A body that has arrived in full by the time
+   * it is read is not counted.
+   */
+  static final int BODIES_PER_WORKSPACE = 16;
 
   private static final Pattern REQUEST_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
   private static final String BODY = "agentauth.body";
+  private static final String OVERSIZED = "agentauth.body.oversized";
+  private static final String DRAINED = "agentauth.body.drained";
   static final String REQUEST_ID_ATTRIBUTE = "request_id";
 
   private final ObjectMapper strict = AgentAuthJson.newStrictObjectMapper();
+  private final ReadLimiter arriving =
+      new ReadLimiter(BODIES_PER_WORKSPACE, Duration.ZERO, 0, "request bodies arriving");
 
   /**
    * Starts a request: keeps the client's X-Request-Id when it is well-formed (else makes one) and
-   * echoes it, and refuses an announced body over the limit before reading it.
+   * echoes it, and refuses an announced body over {@link #DRAIN_LIMIT} (or over the limit and held
+   * back for {@code Expect: 100-continue}) at once, before anything reads it. A body announced over
+   * the limit but within the drain limit is refused after authentication ({@link #receive}).
    */
   void start(Context c) {
     String id = requestId(c.header("X-Request-Id"));
@@ -54,11 +73,67 @@ final class RequestReader {
       try {
         long announced = Long.parseLong(length.trim());
         if (announced > MAX_BODY) {
-          throw tooLarge(c, announced);
+          boolean waiting = "100-continue".equalsIgnoreCase(c.header("Expect"));
+          if (waiting || announced > DRAIN_LIMIT) {
+            throw tooLarge(c, false);
+          }
+          c.attribute(OVERSIZED, Boolean.TRUE);
         }
       } catch (NumberFormatException e) {
         throw ServiceException.invalid("Content-Length", "is not a number");
       }
+    }
+  }
+
+  /**
+   * Reads the request's body, if it has one, for a caller that passed authentication ({@code owner}
+   * is its workspace): the body an endpoint parses, or one it has no use for, read and ignored so
+   * the connection stays usable. Bounded in time by the {@link BodyDeadline} and in threads by
+   * {@link #BODIES_PER_WORKSPACE}.
+   */
+  void receive(Context c, String owner) {
+    if (!hasBody(c) || c.attribute(BODY) != null) {
+      return;
+    }
+    if (arrived(c)) {
+      receiveNow(c);
+    } else {
+      arriving.run(
+          owner,
+          () -> {
+            receiveNow(c);
+            return null;
+          });
+    }
+  }
+
+  private static void receiveNow(Context c) {
+    if (Boolean.TRUE.equals(c.attribute(OVERSIZED))) {
+      throw tooLarge(c, true);
+    }
+    body(c);
+  }
+
+  /** Whether the request announced or is sending a body. */
+  static boolean hasBody(Context c) {
+    return c.req().getContentLengthLong() > 0 || c.header("Transfer-Encoding") != null;
+  }
+
+  /**
+   * Whether the request has a body that nothing has read: its answer then closes the connection,
+   * whose next bytes would be the rest of that body.
+   */
+  static boolean bodyUnread(Context c) {
+    return hasBody(c) && c.attribute(BODY) == null && c.attribute(DRAINED) == null;
+  }
+
+  /** Whether the whole announced body is already in the server's buffer (nothing to wait for). */
+  private static boolean arrived(Context c) {
+    long length = c.req().getContentLengthLong();
+    try {
+      return length > 0 && c.req().getInputStream().available() >= length;
+    } catch (IOException e) {
+      return false;
     }
   }
 
@@ -75,7 +150,8 @@ final class RequestReader {
   /**
    * The request body, read once and kept on the request: exactly Content-Length bytes when the
    * client sent one (already checked against the 1 MiB limit), else read up to the limit. Reading
-   * it here rather than through Javalin avoids a growing copy buffer per request on the hot path.
+   * it here rather than through Javalin avoids a growing copy buffer per request on the hot path. A
+   * body that does not arrive in time ({@link BodyDeadline}) is 408 {@code request_timeout}.
    */
   static byte[] body(Context c) {
     byte[] cached = c.attribute(BODY);
@@ -83,54 +159,84 @@ final class RequestReader {
       return cached;
     }
     byte[] bytes;
-    try (InputStream in = c.req().getInputStream()) {
+    try {
+      InputStream in = c.req().getInputStream();
       long length = c.req().getContentLengthLong();
       if (length >= 0) {
         bytes = in.readNBytes((int) length);
+        if (bytes.length < length) {
+          c.header("Connection", "close");
+          throw ServiceException.invalid("body", "ended before its Content-Length");
+        }
       } else {
         bytes = in.readNBytes(MAX_BODY + 1);
         if (bytes.length > MAX_BODY) {
-          throw tooLarge(c, -1);
+          throw tooLarge(c, true);
         }
       }
     } catch (IOException e) {
+      c.header("Connection", "close");
+      if (timedOut(e)) {
+        throw ServiceException.of(ErrorCode.REQUEST_TIMEOUT, rootMessage(e));
+      }
       throw ServiceException.invalid("body", "could not be read: " + e.getMessage());
     }
     c.attribute(BODY, bytes);
     return bytes;
   }
 
-  /**
-   * The 413 for an oversized body. A client still sending when the server answers and closes sees a
-   * TCP reset, and most report a dropped connection instead of the answer, so a body of at most
-   * {@link #DRAIN_LIMIT} bytes is read and thrown away first. A larger one, or one the client holds
-   * back until told to go on ({@code Expect: 100-continue}), is not read: the answer goes out at
-   * once and the connection closes after it.
-   *
-   * @param announced the {@code Content-Length}, or -1 for a chunked body
-   */
-  private static ServiceException tooLarge(Context c, long announced) {
-    boolean drained = false;
-    boolean waiting = announced >= 0 && "100-continue".equalsIgnoreCase(c.header("Expect"));
-    if (!waiting && announced <= DRAIN_LIMIT) {
-      try {
-        InputStream in = c.req().getInputStream();
-        byte[] sink = new byte[64 * 1024];
-        long read = 0;
-        int n;
-        while (read <= DRAIN_LIMIT && (n = in.read(sink)) != -1) {
-          read += n;
-        }
-        drained = read <= DRAIN_LIMIT;
-      } catch (IOException e) {
-        // the client stopped sending; the answer is still attempted
+  private static boolean timedOut(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof TimeoutException) {
+        return true;
       }
     }
-    if (!drained) {
+    return false;
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t.getMessage() != null ? t.getMessage() : "the request body did not arrive in time";
+  }
+
+  /**
+   * The 413 for an oversized body. When {@code drain}, the rest of the body (at most {@link
+   * #DRAIN_LIMIT} more) is read and thrown away first, within the body's time bounds, so the answer
+   * reaches a client still sending; otherwise, or when the drain does not finish, the answer goes
+   * out at once and closes the connection.
+   */
+  private static ServiceException tooLarge(Context c, boolean drain) {
+    if (drain && drain(c)) {
+      c.attribute(DRAINED, Boolean.TRUE);
+    } else {
       c.header("Connection", "close");
     }
     return ServiceException.of(
         ErrorCode.PAYLOAD_TOO_LARGE, "the request body is larger than 1 MiB");
+  }
+
+  /**
+   * Reads the body to its end and throws it away; false when it passes the drain limit or fails.
+   */
+  private static boolean drain(Context c) {
+    try {
+      InputStream in = c.req().getInputStream();
+      byte[] sink = new byte[64 * 1024];
+      long read = 0;
+      int n;
+      while ((n = in.read(sink)) != -1) {
+        read += n;
+        if (read > DRAIN_LIMIT) {
+          return false;
+        }
+      }
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /** The {@code limit} query parameter: 1 to 100, default 50. */

@@ -20,6 +20,7 @@ public enum ErrorCode {
   ESCALATION_CONFLICT(409, "escalation_conflict"),
   IDEMPOTENCY_CONFLICT(409, "idempotency_conflict"),
   NONCE_GONE(410, "nonce_gone"),
+  REQUEST_TIMEOUT(408, "request_timeout"),
   PAYLOAD_TOO_LARGE(413, "payload_too_large"),
   URI_TOO_LONG(414, "uri_too_long"),
   RATE_LIMITED(429, "rate_limited"),
