@@ -22,7 +22,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,9 +40,9 @@ import org.slf4j.LoggerFactory;
  * workspace's receipt by about one batch, not by its whole backlog. What is held in memory is
  * bounded ({@link Limits}): at most {@code queued} receipts whose payloads take at most {@code
  * queuedBytes}, a quarter of each for one workspace. A receipt that does not fit stays in the store
- * only; the signer reads such receipts back page by page, each workspace in turn from its own
- * cursor, as its queue drains; so does {@link #start()} with the receipts a previous run left
- * pending, and signing starts at once.
+ * only; the {@link BacklogPager} reads such receipts back page by page, each workspace in turn from
+ * its own cursor, as the queues drain; so does {@link #start()} with the receipts a previous run
+ * left pending, and signing starts at once.
  *
  * <p><b>Admission.</b> {@link #admit} refuses new receipt-producing work (503 with {@code
  * Retry-After}) of a workspace with {@link Limits#workspaceBacklog()} receipts unsigned, and, while
@@ -70,12 +69,6 @@ public final class SigningService implements AutoCloseable {
    * a small machine; Ed25519 signing dominates the signer's cost and parallelizes perfectly.
    */
   static final int THREADS = 2;
-
-  /** The most pending receipts read from the store at once. */
-  private static final int PAGE = 512;
-
-  /** The most workspaces with pending receipts looked up in the store at once. */
-  private static final int WORKSPACE_PAGE = 256;
 
   // ---- limits: options of the server (their own block, see docs/server.md "Signing backlog")
 
@@ -160,6 +153,7 @@ public final class SigningService implements AutoCloseable {
   private final Limits limits;
   private final WorkspaceQueues queues;
   private final WaitLimiter waitLimiter;
+  private final BacklogPager pager;
 
   /** Receipts in {@link #queues} or in a batch being signed, so none is queued twice. */
   private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
@@ -176,25 +170,6 @@ public final class SigningService implements AutoCloseable {
    * only workspaces with receipts pending.
    */
   private final Map<String, AtomicLong> pendingBy = new ConcurrentHashMap<>();
-
-  /**
-   * Workspaces with pending receipts in the store that are not queued, which the pager reads back.
-   * An entry changes only inside the map's atomic {@code compute} methods, except its cursor, which
-   * only the pager touches.
-   */
-  private final ConcurrentHashMap<String, Spill> spilled = new ConcurrentHashMap<>();
-
-  /** Whether the store may hold pending receipts of workspaces the pager does not know of. */
-  private volatile boolean discover;
-
-  /** Held by the worker reading pending receipts from the store; guards the cursors. */
-  private final ReentrantLock pager = new ReentrantLock();
-
-  /** Guarded by {@link #pager}: the last workspace id {@link #discover} found. */
-  private String discoverCursor;
-
-  /** Guarded by {@link #pager}: which spilled workspace is read first next time. */
-  private int pagerTurn;
 
   private final Map<String, CompletableFuture<String>> waiters = new ConcurrentHashMap<>();
   private final Map<String, ReceiptSigner> signers = new ConcurrentHashMap<>();
@@ -213,18 +188,6 @@ public final class SigningService implements AutoCloseable {
 
   /** The issue time of the oldest pending receipt the last {@link #sweep} saw, or null. */
   private volatile Instant oldestPending;
-
-  /** A workspace whose pending receipts the pager reads back from the store. */
-  private static final class Spill {
-    /** Receipts left in the store, ever; tells the pager that more arrived while it read. */
-    long left;
-
-    /** Whether one was left behind the cursor (a failed batch): read again from the first. */
-    boolean rescan;
-
-    /** The last receipt id the pager read; only the pager touches it. */
-    String cursor;
-  }
 
   /**
    * @param lagNanosObserver told, for every receipt signed, how long it waited since enqueued
@@ -249,6 +212,17 @@ public final class SigningService implements AutoCloseable {
             Math.max(1, limits.queued() / 4),
             Math.max(1, limits.queuedBytes() / 4));
     this.waitLimiter = new WaitLimiter(limits.waitsPerWorkspace(), limits.waits());
+    this.pager =
+        new BacklogPager(
+            store,
+            clock,
+            queues,
+            this::offer,
+            (ws, counted) ->
+                pendingBy
+                    .computeIfAbsent(ws, w -> new AtomicLong())
+                    .accumulateAndGet(counted, Math::max),
+            2 * limits.workspaceBacklog());
     for (int i = 0; i < THREADS; i++) {
       Thread t = new Thread(this::run, "agentauth-signer-" + i);
       t.setDaemon(true);
@@ -265,7 +239,7 @@ public final class SigningService implements AutoCloseable {
     long resumed = store.read(tx -> tx.countPendingReceipts(countCap()));
     pending.set(resumed);
     if (resumed > 0) {
-      discover = true;
+      pager.discoverAll();
       log.info(
           "resuming signing of {}{} pending receipts",
           resumed >= countCap() ? "at least " : "",
@@ -288,11 +262,6 @@ public final class SigningService implements AutoCloseable {
     return Math.max(2 * limits.backlog(), 1_000);
   }
 
-  /** Whether the store holds pending receipts the pager is to read back. */
-  private boolean paging() {
-    return discover || !spilled.isEmpty();
-  }
-
   /**
    * Hands newly committed, unsigned receipts to the signer. Those that do not fit in its queue stay
    * in the store, from where the signer reads them when it has room.
@@ -309,11 +278,11 @@ public final class SigningService implements AutoCloseable {
     for (ReceiptRow r : rows) {
       // While the store holds older pending receipts of the workspace, new ones wait behind them
       // there.
-      if (spilled.containsKey(r.workspaceId())
+      if (pager.isSpilled(r.workspaceId())
           || !offer(
               new WorkspaceQueues.Item(
                   r.workspaceId(), r.receiptId(), r.issuedAt(), r.payloadJson(), now))) {
-        leaveInStore(r.workspaceId(), false);
+        pager.leftInStore(r.workspaceId(), false);
       }
     }
   }
@@ -393,120 +362,13 @@ public final class SigningService implements AutoCloseable {
     return true;
   }
 
-  /**
-   * Notes that a pending receipt of {@code workspaceId} was left in the store, for the pager to
-   * read; {@code behindCursor} when it may lie before where the pager has read to.
-   */
-  private void leaveInStore(String workspaceId, boolean behindCursor) {
-    spilled.compute(
-        workspaceId,
-        (ws, s) -> {
-          Spill spill = s == null ? new Spill() : s;
-          spill.left++;
-          spill.rescan |= behindCursor;
-          return spill;
-        });
-  }
-
   /** Queues a failed batch again; what does not fit is read back from the store later. */
   private void requeue(List<WorkspaceQueues.Item> batch) {
     for (WorkspaceQueues.Item item : batch) {
       inFlight.remove(item.receiptId());
       if (!offer(item)) {
-        leaveInStore(item.workspaceId(), true);
+        pager.leftInStore(item.workspaceId(), true);
       }
-    }
-  }
-
-  /**
-   * Tops the queues up from the store's pending receipts: first looks up the workspaces that have
-   * any when the store may hold some of unknown workspaces (at start), then reads a page of each
-   * spilled workspace in turn whose queue has room for one, in receipt id order after the last one
-   * read; forgets a workspace when a read finds no more and none was left in the store meanwhile.
-   * One worker pages at a time.
-   */
-  private void pageIn() {
-    if (!pager.tryLock()) {
-      return;
-    }
-    try {
-      if (discover) {
-        discover();
-      }
-      List<String> workspaces = new ArrayList<>(spilled.keySet());
-      int n = workspaces.size();
-      int first = n == 0 ? 0 : Math.floorMod(pagerTurn++, n);
-      for (int i = 0; i < n && !Thread.currentThread().isInterrupted(); i++) {
-        pageIn(workspaces.get((first + i) % n));
-      }
-    } finally {
-      pager.unlock();
-    }
-  }
-
-  /** Reads one page of {@code workspaceId}'s pending receipts, if its queue has room for one. */
-  private void pageIn(String workspaceId) {
-    Spill spill = spilled.get(workspaceId);
-    if (spill == null) {
-      return;
-    }
-    int want = Math.min(PAGE, queues.room(workspaceId));
-    if (want < Math.min(PAGE, Math.max(1, queues.workspaceItems() / 2))) {
-      return; // enough queued; read more when it has drained
-    }
-    long[] leftBefore = new long[1];
-    boolean[] rescan = new boolean[1];
-    spilled.computeIfPresent(
-        workspaceId,
-        (ws, s) -> {
-          leftBefore[0] = s.left;
-          rescan[0] = s.rescan;
-          s.rescan = false;
-          return s;
-        });
-    if (rescan[0]) {
-      spill.cursor = null;
-    }
-    String from = spill.cursor;
-    List<ReceiptRow> page = store.read(tx -> tx.pendingReceipts(workspaceId, from, want));
-    long now = System.nanoTime();
-    Instant wall = clock.instant();
-    for (ReceiptRow r : page) {
-      // The lag counts from the receipt's issue, as far as the clock tells.
-      long waited = Math.max(0, Duration.between(r.issuedAt(), wall).toNanos());
-      WorkspaceQueues.Item item =
-          new WorkspaceQueues.Item(
-              r.workspaceId(), r.receiptId(), r.issuedAt(), r.payloadJson(), now - waited);
-      if (!offer(item)) {
-        return; // no more room; read on from here later
-      }
-      spill.cursor = r.receiptId();
-    }
-    if (page.size() < want) {
-      // Read to the end: done with the workspace, unless more were left in the store meanwhile.
-      spilled.computeIfPresent(
-          workspaceId, (ws, s) -> s.left == leftBefore[0] && !s.rescan ? null : s);
-    }
-  }
-
-  /**
-   * Looks up, a page at a time, the workspaces with pending receipts in the store and has the pager
-   * read them back; counts each one's unsigned receipts so that {@link #admit} holds back a
-   * workspace that a previous run left with a long backlog.
-   */
-  private void discover() {
-    String from = discoverCursor;
-    List<String> found = store.read(tx -> tx.pendingWorkspaces(from, WORKSPACE_PAGE));
-    for (String ws : found) {
-      long counted = store.read(tx -> tx.countPendingReceipts(ws, 2 * limits.workspaceBacklog()));
-      AtomicLong own = pendingBy.computeIfAbsent(ws, w -> new AtomicLong());
-      own.accumulateAndGet(counted, Math::max);
-      leaveInStore(ws, true);
-      discoverCursor = ws;
-    }
-    if (found.size() < WORKSPACE_PAGE) {
-      discover = false;
-      discoverCursor = null;
     }
   }
 
@@ -524,14 +386,10 @@ public final class SigningService implements AutoCloseable {
     waiters.remove(receiptId);
   }
 
-  /** When the signer expects to have signed a receipt submitted now. */
-  public Instant readyAtEstimate() {
-    long backlog = Math.max(0, pending.get()) + 1L;
-    long nanos = (long) (backlog * nanosPerReceipt / THREADS) + 2_000_000L; // plus a batch commit
-    return clock.instant().plusNanos(nanos);
-  }
-
-  /** When the signer expects to have signed a receipt of {@code workspaceId} submitted now. */
+  /**
+   * When the signer expects to have signed a receipt of {@code workspaceId} submitted now (its
+   * {@code ready_at_estimate}).
+   */
   public Instant readyAtEstimate(String workspaceId) {
     return clock.instant().plusNanos(expectedDelayNanos(workspaceId, 1));
   }
@@ -630,11 +488,11 @@ public final class SigningService implements AutoCloseable {
     List<WorkspaceQueues.Item> batch = new ArrayList<>(BATCH);
     while (true) {
       try {
-        if (paging()) {
-          pageIn();
+        if (pager.paging()) {
+          pager.pageIn();
         }
         if (queues.drainTo(batch, BATCH, 50, TimeUnit.MILLISECONDS) == 0) {
-          if (stopping && !paging()) {
+          if (stopping && !pager.paging()) {
             return;
           }
           continue;
@@ -749,14 +607,18 @@ public final class SigningService implements AutoCloseable {
             });
     long end = System.nanoTime();
     nanosPerReceipt = 0.8 * nanosPerReceipt + 0.2 * ((end - start) / (double) batch.size());
+    // A workspace's count drops before the count of all, so that a caller who sees the backlog
+    // drained finds every workspace's drained too; both before the waiters hear of it.
+    for (int i = 0; i < batch.size(); i++) {
+      if (stored[i] != null) {
+        signedFor(batch.get(i).workspaceId());
+      }
+    }
     signedTotal.addAndGet(won);
     pending.addAndGet(-won);
     for (int i = 0; i < batch.size(); i++) {
       WorkspaceQueues.Item item = batch.get(i);
       lagNanosObserver.accept(end - item.enqueuedNanos());
-      if (stored[i] != null) {
-        signedFor(item.workspaceId());
-      }
       complete(item.receiptId(), stored[i]);
     }
   }
@@ -778,7 +640,7 @@ public final class SigningService implements AutoCloseable {
    */
   public void sweep() {
     recount();
-    if (paging()) {
+    if (pager.paging()) {
       return; // the signer is reading the store's pending receipts itself, oldest first
     }
     try {
@@ -812,10 +674,10 @@ public final class SigningService implements AutoCloseable {
                   }
                   return out;
                 });
+        signed.forEach(s -> signedFor(s.workspaceId()));
         signedTotal.addAndGet(signed.size());
         pending.addAndGet(-signed.size());
         for (Tx.Signed s : signed) {
-          signedFor(s.workspaceId());
           complete(s.receiptId(), s.signedJson());
         }
         if (!signed.isEmpty()) {
