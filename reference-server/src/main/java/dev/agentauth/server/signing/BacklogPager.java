@@ -188,8 +188,8 @@ final class BacklogPager {
 
   /**
    * Looks up, a page at a time, the workspaces with pending receipts in the store and has the pager
-   * read them back; counts each one's unsigned receipts so that {@link #admit} holds back a
-   * workspace that a previous run left with a long backlog.
+   * read them back; counts each one's unsigned receipts (up to {@code countCap}) so that the signer
+   * holds back a workspace that a previous run left with a long backlog.
    */
   private void discover() {
     String from = discoverCursor;
