@@ -167,6 +167,17 @@ class SigningFairnessHostileIT {
     assertRecovers();
   }
 
+  /** An unlabelled metric's value from {@code /metrics}. */
+  private double metric(String name) throws Exception {
+    Resp r = hostile.send("GET", "/metrics", null, null);
+    for (String line : r.raw().split("\n")) {
+      if (line.startsWith(name + " ")) {
+        return Double.parseDouble(line.substring(name.length() + 1).trim());
+      }
+    }
+    throw new AssertionError(name + " not in /metrics");
+  }
+
   /**
    * Once the attack stops, the backlog drains by itself and a wait=true check comes back signed.
    */
