@@ -151,6 +151,18 @@ public final class AgentAuthServer implements AutoCloseable {
     Gauge.builder("agentauth_signing_queued", signer, SigningService::queued)
         .description("Pending receipts the signer holds in memory")
         .register(metrics);
+    Gauge.builder(
+            "agentauth_signing_oldest_pending_seconds",
+            signer,
+            SigningService::oldestPendingSeconds)
+        .description("Age of the oldest pending receipt in the store, as of the last sweep")
+        .register(metrics);
+    Gauge.builder("agentauth_signing_workspaces", signer, SigningService::workspacesPending)
+        .description("Workspaces with receipts waiting to be signed")
+        .register(metrics);
+    Gauge.builder("agentauth_signing_waiting_requests", signer, SigningService::waiting)
+        .description("Requests waiting for their receipts' signatures (wait=true)")
+        .register(metrics);
     FunctionCounter.builder("agentauth_receipts_signed", signer, SigningService::signedTotal)
         .description("Receipts whose signature this process stored")
         .register(metrics);
@@ -484,9 +496,10 @@ public final class AgentAuthServer implements AutoCloseable {
     }
 
     /**
-     * How many pending receipts the signer holds in memory (count and payload bytes) and how long a
-     * backlog of pending receipts may grow before checks and new authorizations answer 503; default
-     * {@link SigningService.Limits#DEFAULT}.
+     * How many pending receipts the signer holds in memory (count and payload bytes), how long a
+     * backlog of pending receipts may grow, in all and of one workspace, before checks and new
+     * authorizations answer 503, and how many requests may wait for signatures ({@code wait=true})
+     * at once, of one workspace and in all; default {@link SigningService.Limits#DEFAULT}.
      */
     public Builder signingLimits(SigningService.Limits limits) {
       this.signingLimits = Objects.requireNonNull(limits, "limits");

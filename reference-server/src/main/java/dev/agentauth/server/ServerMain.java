@@ -110,6 +110,32 @@ public final class ServerMain implements Callable<Integer> {
               + " catches up (default 50000).")
   long signingBacklog;
 
+  // ---- signing fairness and waits (issue 25, items 3 and 4)
+
+  @Option(
+      names = "--signing-backlog-per-workspace",
+      defaultValue = "${env:AGENTAUTH_SIGNING_BACKLOG_PER_WORKSPACE:-5000}",
+      description =
+          "Unsigned receipts of one workspace from which its checks and new authorizations answer"
+              + " 503 until signing catches up (default 5000).")
+  long signingBacklogPerWorkspace;
+
+  @Option(
+      names = "--signing-waits-per-workspace",
+      defaultValue = "${env:AGENTAUTH_SIGNING_WAITS_PER_WORKSPACE:-8}",
+      description =
+          "Requests of one workspace that may wait for signatures (wait=true) at once; more are"
+              + " answered at once with pending receipts (default 8).")
+  int signingWaitsPerWorkspace;
+
+  @Option(
+      names = "--signing-waits",
+      defaultValue = "${env:AGENTAUTH_SIGNING_WAITS:-64}",
+      description =
+          "Requests of all workspaces that may wait for signatures (wait=true) at once"
+              + " (default 64).")
+  int signingWaits;
+
   @Option(
       names = "--public-url",
       defaultValue = "${env:AGENTAUTH_PUBLIC_URL}",
@@ -352,7 +378,10 @@ public final class ServerMain implements Callable<Integer> {
                 new SigningService.Limits(
                     SigningService.Limits.DEFAULT.queued(),
                     SigningService.Limits.DEFAULT.queuedBytes(),
-                    signingBacklog))
+                    signingBacklog,
+                    signingBacklogPerWorkspace,
+                    signingWaitsPerWorkspace,
+                    signingWaits))
             .workspace(bootstrapWorkspace, bootstrapPlan)
             .connectionLimits(
                 new ConnectionLimits(

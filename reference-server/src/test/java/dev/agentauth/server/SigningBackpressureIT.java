@@ -25,6 +25,12 @@ class SigningBackpressureIT {
   private static final int BACKLOG = 30;
   private static final int QUEUED = 8;
 
+  /** One workspace's limit where two workspaces at it stay below the backlog of all. */
+  private static final int PER_WORKSPACE = 12;
+
+  /** One workspace's limit where two workspaces at it pass the backlog: light below 16 / 8 = 2. */
+  private static final int PER_WORKSPACE_OVER = 16;
+
   /** The value of an unlabelled metric in the Prometheus text. */
   private static double metric(ServerHarness h, String name) {
     Resp r = h.get("/metrics");
@@ -51,13 +57,20 @@ class SigningBackpressureIT {
    */
   private static void withHeldSigner(
       java.util.function.BiConsumer<ServerHarness, HeldSignerStore> test) {
+    withHeldSigner(BACKLOG, test);
+  }
+
+  /** {@link #withHeldSigner}, with one workspace's backlog limited to {@code perWorkspace}. */
+  private static void withHeldSigner(
+      int perWorkspace, java.util.function.BiConsumer<ServerHarness, HeldSignerStore> test) {
     TestStores.Opened opened = TestStores.open();
     HeldSignerStore store =
         new HeldSignerStore(opened == null ? new MemoryStore() : opened.store());
     AgentAuthServer.Builder builder =
         AgentAuthServer.builder()
             .store(store)
-            .signingLimits(new SigningService.Limits(QUEUED, 1 << 20, BACKLOG));
+            .signingLimits(
+                new SigningService.Limits(QUEUED, 1 << 20, BACKLOG, perWorkspace, 8, 64));
     try (ServerHarness h = ServerHarness.start(builder)) {
       test.accept(h, store);
     } finally {
@@ -124,12 +137,13 @@ class SigningBackpressureIT {
   }
 
   /**
-   * Over the backlog, the workspace that made it is refused while another one goes on, until it has
-   * an eighth of the backlog unsigned itself: one workspace cannot stop everyone's checks.
+   * A workspace with its limit of receipts unsigned is refused while another one goes on: one
+   * workspace cannot stop everyone's checks, and it is refused long before the backlog of all.
    */
   @Test
-  void overTheBacklogOnlyWorkspacesHoldingTheirShareOfItAreRefused() {
+  void aWorkspaceWithItsOwnLimitUnsignedIsRefusedWhileAnotherGoesOn() {
     withHeldSigner(
+        PER_WORKSPACE,
         (h, store) -> {
           String auth = authorizeScopes(h, "email.send");
           String victimKey = h.newWorkspace("ws_other", "pro");
@@ -137,26 +151,70 @@ class SigningBackpressureIT {
           h.useApiKey(victimKey);
           String victim = authorizeScopes(h, "email.send");
           h.useApiKey(attackerKey);
-          int status = 200;
-          for (int i = 0; i < 3 * BACKLOG && status == 200; i++) {
-            status = check(h, auth, "email.send").send().status();
+          int answered = 0;
+          Resp refused = null;
+          for (int i = 0; i < 3 * BACKLOG && refused == null; i++) {
+            Resp r = check(h, auth, "email.send").send();
+            if (r.status() == 200) {
+              answered++;
+            } else {
+              refused = r;
+            }
           }
-          assertThat(status).as("the flooding workspace is refused").isEqualTo(503);
+          assertThat(refused).as("the flooding workspace is refused").isNotNull();
+          assertThat(refused.status()).as(refused.raw()).isEqualTo(503);
+          assertThat(Long.parseLong(refused.header("Retry-After"))).isBetween(1L, 30L);
+          // Its authorization's receipt and its checks': refused at its own limit, not before.
+          assertThat(answered + 1).isEqualTo(PER_WORKSPACE);
+          assertThat(h.server.signingBacklog()).isLessThan(BACKLOG);
 
           h.useApiKey(victimKey);
-          // The other workspace has one receipt unsigned (its authorization): a share is 30 / 8 =
-          // 3.
-          assertThat(check(h, victim, "email.send").send().status()).isEqualTo(200);
-          assertThat(check(h, victim, "email.send").send().status()).isEqualTo(200);
-          Resp third = check(h, victim, "email.send").send();
-          assertThat(third.status()).as(third.raw()).isEqualTo(503);
-          h.useApiKey(attackerKey);
-          assertThat(check(h, auth, "email.send").send().status()).isEqualTo(503);
+          for (int i = 0; i < PER_WORKSPACE - 1; i++) {
+            assertThat(check(h, victim, "email.send").send().status()).isEqualTo(200);
+          }
+          assertThat(check(h, victim, "email.send").send().status())
+              .as("the other workspace at its own limit")
+              .isEqualTo(503);
 
           store.release();
           awaitDrained(h);
-          h.useApiKey(victimKey);
           assertThat(check(h, victim, "email.send").send().status()).isEqualTo(200);
+          h.useApiKey(attackerKey);
+          assertThat(check(h, auth, "email.send").send().status()).isEqualTo(200);
+        });
+  }
+
+  /**
+   * Over the backlog of all workspaces, only a lightly loaded workspace (fewer than an eighth of
+   * its limit unsigned) is admitted.
+   */
+  @Test
+  void overTheBacklogOnlyLightlyLoadedWorkspacesAreAdmitted() {
+    withHeldSigner(
+        PER_WORKSPACE_OVER,
+        (h, store) -> {
+          String firstKey = h.apiKey();
+          List<String> keys = List.of(firstKey, h.newWorkspace("ws_b", "pro"));
+          for (String key : keys) {
+            h.useApiKey(key);
+            String auth = authorizeScopes(h, "email.send");
+            int status = 200;
+            while (status == 200) {
+              status = check(h, auth, "email.send").send().status();
+            }
+            assertThat(status).isEqualTo(503);
+          }
+          assertThat(h.server.signingBacklog()).isGreaterThanOrEqualTo(BACKLOG);
+
+          h.useApiKey(h.newWorkspace("ws_c", "pro"));
+          String light = authorizeScopes(h, "email.send"); // its first receipt unsigned
+          assertThat(check(h, light, "email.send").send().status()).isEqualTo(200);
+          Resp third = check(h, light, "email.send").send();
+          assertThat(third.status()).as("two unsigned: no longer light").isEqualTo(503);
+
+          store.release();
+          awaitDrained(h);
+          assertThat(check(h, light, "email.send").send().status()).isEqualTo(200);
         });
   }
 }

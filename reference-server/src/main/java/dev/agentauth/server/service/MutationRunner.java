@@ -24,9 +24,9 @@ import java.util.function.Function;
  * Runs every mutating operation the same way: in one store transaction together with its
  * idempotency record (replayed when the key was seen with the same request, 409 when with another),
  * or — for a check without an Idempotency-Key — as a grouped transaction the store may commit with
- * others. After the commit it hands the operation's receipts to the signer and, when asked to wait,
- * waits up to 5 s for their signatures. The response body is rendered here, outside the transaction
- * unless it must be stored with the idempotency record.
+ * others. After the commit it hands the operation's receipts to the signer and, when asked to wait
+ * and the signer allows it, waits up to 5 s for their signatures. The response body is rendered
+ * here, outside the transaction unless it must be stored with the idempotency record.
  */
 public final class MutationRunner {
   private static final Duration WAIT = Duration.ofSeconds(5);
@@ -78,7 +78,7 @@ public final class MutationRunner {
   /** Runs {@code op} for {@code req} in one transaction and returns the answer to send. */
   public Response run(Request req, Function<Tx, Outcome> op) {
     Committed committed = ctx.store().inTransaction(tx -> runInTransaction(tx, req, op));
-    return finish(committed, req.waitForSignatures());
+    return finish(committed, req);
   }
 
   /**
@@ -97,7 +97,7 @@ public final class MutationRunner {
                   Outcome o = op.apply(tx);
                   return new Committed(o.status(), null, false, o);
                 });
-    return finish(committed, req.waitForSignatures());
+    return finish(committed, req);
   }
 
   private Committed runInTransaction(Tx tx, Request req, Function<Tx, Outcome> op) {
@@ -129,13 +129,20 @@ public final class MutationRunner {
     return new Committed(o.status(), bytes, false, o);
   }
 
-  /** Hands a committed mutation's receipts to the signer and renders its answer. */
-  private Response finish(Committed committed, boolean wait) {
+  /**
+   * Hands a committed mutation's receipts to the signer and renders its answer. When asked to wait,
+   * it waits only if the signer allows ({@link
+   * dev.agentauth.server.signing.SigningService#tryBeginWait}: waiting requests are bounded per
+   * workspace and in all, and receipts not expected to be signed in time are not waited for);
+   * otherwise, like a wait that timed out, it answers at once with the receipts pending.
+   */
+  private Response finish(Committed committed, Request req) {
     if (committed.replayed()) {
       return new Response(committed.status(), committed.body(), true);
     }
     Outcome o = committed.outcome();
     onCommit.accept(o.receipts());
+    boolean wait = req.waitForSignatures() && !o.receipts().isEmpty();
     List<CompletableFuture<String>> waits = new ArrayList<>();
     if (wait) {
       for (ReceiptRow row : o.receipts()) {
@@ -143,9 +150,19 @@ public final class MutationRunner {
       }
     }
     ctx.signer().submit(o.receipts());
+    String workspaceId = req.caller().workspaceId();
+    if (wait && !ctx.signer().tryBeginWait(workspaceId, o.receipts().size(), WAIT)) {
+      o.receipts().forEach(row -> ctx.signer().forget(row.receiptId()));
+      wait = false;
+    }
     byte[] body = committed.body() != null ? committed.body() : render(o, receipts::pending);
-    if (wait && !o.receipts().isEmpty()) {
-      Map<String, String> signed = awaitSigned(o.receipts(), waits);
+    if (wait) {
+      Map<String, String> signed;
+      try {
+        signed = awaitSigned(o.receipts(), waits);
+      } finally {
+        ctx.signer().endWait(workspaceId);
+      }
       body = render(o, row -> signedOrPending(row, signed));
     }
     return new Response(o.status(), body, false);

@@ -90,7 +90,7 @@ public final class ReceiptOps {
 
   public PendingReceipt pending(ReceiptRow row) {
     return new PendingReceipt(
-        row.receiptId(), ctx.signer().readyAtEstimate(), url(row.receiptId()));
+        row.receiptId(), ctx.signer().readyAtEstimate(row.workspaceId()), url(row.receiptId()));
   }
 
   /** The signed receipt object parsed from its stored text. */

@@ -20,33 +20,42 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Signs pending receipts asynchronously. Receipts are stored unsigned with their decision; the
- * request thread hands them here after commit; a signer thread signs them in batches with the
- * workspace key valid at each receipt's {@code issued_at} and records the signed form in one
+ * request thread hands them here after commit; signer threads sign them in batches with the
+ * workspace key valid at each receipt's {@code issued_at} and record the signed form in one
  * transaction per batch ({@link Store#inSigningTransaction}, which a single-writer store runs ahead
  * of queued checks). A signature is stored only if the receipt is still unsigned, so when several
  * signers race (a {@link #sweep}, another server instance) exactly one signature is stored and
  * counted.
  *
- * <p>What it holds in memory is bounded ({@link Limits}): a queue of at most {@code queued}
- * receipts whose payloads take at most {@code queuedBytes}. A receipt that does not fit stays in
- * the store only, and the signer reads such receipts back page by page, in receipt id order, as its
- * queue drains; so does {@link #start()} with the receipts a previous run left pending, and signing
- * starts at once. While the store holds {@code backlog} pending receipts or more, {@link #admit}
- * refuses new receipt-producing work (503 with {@code Retry-After}) of the workspaces that made the
- * backlog, and from twice that of everyone, so the lag stays bounded. A {@link #sweep}, run every
- * second, recounts the store's pending receipts and signs receipts pending for more than {@link
- * #SWEEP_AGE} (left by a stopped instance); on {@link #close()} it signs what is pending before
- * returning.
+ * <p><b>Fairness.</b> Each workspace has its own queue, and the signers serve the workspaces in
+ * turn, one receipt each ({@link WorkspaceQueues}): a workspace flooding the signer delays another
+ * workspace's receipt by about one batch, not by its whole backlog. What is held in memory is
+ * bounded ({@link Limits}): at most {@code queued} receipts whose payloads take at most {@code
+ * queuedBytes}, a quarter of each for one workspace. A receipt that does not fit stays in the store
+ * only; the {@link BacklogPager} reads such receipts back page by page, each workspace in turn from
+ * its own cursor, as the queues drain; so does {@link #start()} with the receipts a previous run
+ * left pending, and signing starts at once.
+ *
+ * <p><b>Admission.</b> {@link #admit} refuses new receipt-producing work (503 with {@code
+ * Retry-After}) of a workspace with {@link Limits#workspaceBacklog()} receipts unsigned, and, while
+ * the store holds {@link Limits#backlog()} pending receipts or more, of every workspace but those
+ * with few unsigned; from twice that, of everyone.
+ *
+ * <p><b>Waiting.</b> A request that asks to wait for its signatures ({@code wait=true}) first asks
+ * {@link #tryBeginWait}: waiting requests are bounded per workspace and in all, and a request whose
+ * receipts are not expected to be signed within the wait is answered at once instead.
+ *
+ * <p>A {@link #sweep}, run every second, recounts the store's pending receipts and signs receipts
+ * pending for more than {@link #SWEEP_AGE} (left by a stopped instance); on {@link #close()} it
+ * signs what is pending before returning.
  */
 public final class SigningService implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SigningService.class);
@@ -59,36 +68,82 @@ public final class SigningService implements AutoCloseable {
    * Signer threads. Two, so that signing keeps its share of the CPU next to busy request threads on
    * a small machine; Ed25519 signing dominates the signer's cost and parallelizes perfectly.
    */
-  private static final int THREADS = 2;
+  static final int THREADS = 2;
 
-  /** The most pending receipts read from the store at once. */
-  private static final int PAGE = 512;
+  // ---- limits: options of the server (their own block, see docs/server.md "Signing backlog")
 
-  /** Bytes counted for a queued receipt besides its payload's characters. */
-  private static final long ITEM_OVERHEAD = 256;
+  /** Default of {@link Limits#workspaceBacklog()}. */
+  public static final long DEFAULT_WORKSPACE_BACKLOG = 5_000;
+
+  /** Default of {@link Limits#waitsPerWorkspace()}. */
+  public static final int DEFAULT_WAITS_PER_WORKSPACE = 8;
+
+  /** Default of {@link Limits#waits()}. */
+  public static final int DEFAULT_WAITS = 64;
 
   /**
-   * What the signer may hold and lag.
+   * What the signer may hold and lag, and how many requests may wait for it.
    *
-   * @param queued receipts queued in memory at most
+   * @param queued receipts queued in memory at most (a quarter of them of one workspace)
    * @param queuedBytes bytes of queued payloads at most (two per character; one receipt always fits
-   *     in an empty queue)
-   * @param backlog pending receipts in the store from which {@link #admit} refuses new work
+   *     in an empty queue; a quarter of them of one workspace)
+   * @param backlog pending receipts in the store from which {@link #admit} refuses new work of all
+   *     but lightly loaded workspaces
+   * @param workspaceBacklog unsigned receipts of one workspace from which {@link #admit} refuses
+   *     its new work
+   * @param waitsPerWorkspace requests of one workspace that may wait for signatures at once
+   * @param waits requests of all workspaces that may wait for signatures at once
    */
-  public record Limits(int queued, long queuedBytes, long backlog) {
-    /** 16,384 receipts, 64 MiB, a backlog of 50,000. */
-    public static final Limits DEFAULT = new Limits(16_384, 64L << 20, 50_000);
+  public record Limits(
+      int queued,
+      long queuedBytes,
+      long backlog,
+      long workspaceBacklog,
+      int waitsPerWorkspace,
+      int waits) {
+    /** 16,384 receipts, 64 MiB, a backlog of 50,000, 5,000 per workspace, 8 and 64 waits. */
+    public static final Limits DEFAULT =
+        new Limits(
+            16_384,
+            64L << 20,
+            50_000,
+            DEFAULT_WORKSPACE_BACKLOG,
+            DEFAULT_WAITS_PER_WORKSPACE,
+            DEFAULT_WAITS);
 
     public Limits {
-      if (queued < 1 || queuedBytes < 1 || backlog < 1) {
+      if (queued < 1 || queuedBytes < 1 || backlog < 1 || workspaceBacklog < 1) {
         throw new IllegalArgumentException(
             "signing limits must be positive, got queued="
                 + queued
                 + ", queuedBytes="
                 + queuedBytes
                 + ", backlog="
-                + backlog);
+                + backlog
+                + ", workspaceBacklog="
+                + workspaceBacklog);
       }
+      if (waitsPerWorkspace < 0 || waits < 0) {
+        throw new IllegalArgumentException(
+            "signature waits must not be negative, got waitsPerWorkspace="
+                + waitsPerWorkspace
+                + ", waits="
+                + waits);
+      }
+    }
+
+    /**
+     * The memory bounds and backlog given, a workspace's backlog of a tenth of it (at most {@value
+     * #DEFAULT_WORKSPACE_BACKLOG}) and the default waits.
+     */
+    public Limits(int queued, long queuedBytes, long backlog) {
+      this(
+          queued,
+          queuedBytes,
+          backlog,
+          Math.max(1, Math.min(DEFAULT_WORKSPACE_BACKLOG, backlog / 10)),
+          DEFAULT_WAITS_PER_WORKSPACE,
+          DEFAULT_WAITS);
     }
   }
 
@@ -96,12 +151,11 @@ public final class SigningService implements AutoCloseable {
   private final Clock clock;
   private final LongConsumer lagNanosObserver;
   private final Limits limits;
-  private final LinkedBlockingQueue<Item> queue;
+  private final WorkspaceQueues queues;
+  private final WaitLimiter waitLimiter;
+  private final BacklogPager pager;
 
-  /** Bytes of the payloads in {@link #queue}. */
-  private final AtomicLong queuedBytes = new AtomicLong();
-
-  /** Receipts in {@link #queue} or in a batch being signed, so none is queued twice. */
+  /** Receipts in {@link #queues} or in a batch being signed, so none is queued twice. */
   private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
 
   /**
@@ -111,25 +165,11 @@ public final class SigningService implements AutoCloseable {
   private final AtomicLong pending = new AtomicLong();
 
   /**
-   * Receipts each workspace submitted here that are not signed yet: who made the backlog. Entries
-   * leave at zero, so the map holds only workspaces with receipts in flight.
+   * Receipts of each workspace not signed yet: those it submitted here, and those found in the
+   * store at start or recounted there by {@link #sweep}. Entries leave at zero, so the map holds
+   * only workspaces with receipts pending.
    */
   private final Map<String, AtomicLong> pendingBy = new ConcurrentHashMap<>();
-
-  /** Whether the store holds pending receipts that are not queued (the signer reads them). */
-  private volatile boolean paging;
-
-  /** Receipts left in the store instead of queued, ever; tells the pager that more arrived. */
-  private final AtomicLong leftInStore = new AtomicLong();
-
-  /** Whether a receipt was left in the store behind the pager's cursor (a failed batch). */
-  private volatile boolean rescan;
-
-  /** Held by the worker reading pending receipts from the store; guards {@link #cursor}. */
-  private final ReentrantLock pager = new ReentrantLock();
-
-  /** The last receipt id the pager read. */
-  private String cursor;
 
   private final Map<String, CompletableFuture<String>> waiters = new ConcurrentHashMap<>();
   private final Map<String, ReceiptSigner> signers = new ConcurrentHashMap<>();
@@ -146,12 +186,8 @@ public final class SigningService implements AutoCloseable {
   /** Exponentially weighted nanoseconds per signature, for {@code ready_at_estimate}. */
   private volatile double nanosPerReceipt = 40_000;
 
-  private record Item(
-      String workspaceId, String receiptId, Instant issuedAt, String payload, long enqueuedNanos) {
-    long bytes() {
-      return 2L * payload.length() + ITEM_OVERHEAD;
-    }
-  }
+  /** The issue time of the oldest pending receipt the last {@link #sweep} saw, or null. */
+  private volatile Instant oldestPending;
 
   /**
    * @param lagNanosObserver told, for every receipt signed, how long it waited since enqueued
@@ -169,7 +205,24 @@ public final class SigningService implements AutoCloseable {
     this.clock = clock;
     this.lagNanosObserver = lagNanosObserver;
     this.limits = java.util.Objects.requireNonNull(limits, "limits");
-    this.queue = new LinkedBlockingQueue<>(limits.queued());
+    this.queues =
+        new WorkspaceQueues(
+            limits.queued(),
+            limits.queuedBytes(),
+            Math.max(1, limits.queued() / 4),
+            Math.max(1, limits.queuedBytes() / 4));
+    this.waitLimiter = new WaitLimiter(limits.waitsPerWorkspace(), limits.waits());
+    this.pager =
+        new BacklogPager(
+            store,
+            clock,
+            queues,
+            this::offer,
+            (ws, counted) ->
+                pendingBy
+                    .computeIfAbsent(ws, w -> new AtomicLong())
+                    .accumulateAndGet(counted, Math::max),
+            2 * limits.workspaceBacklog());
     for (int i = 0; i < THREADS; i++) {
       Thread t = new Thread(this::run, "agentauth-signer-" + i);
       t.setDaemon(true);
@@ -178,14 +231,15 @@ public final class SigningService implements AutoCloseable {
   }
 
   /**
-   * Counts the receipts the store holds unsigned and starts signing; the signer threads read them
-   * from the store page by page as their queue drains, oldest id first.
+   * Counts the receipts the store holds unsigned and starts signing; the signer threads find the
+   * workspaces that have any and read their receipts from the store page by page, each workspace in
+   * turn, as their queue drains.
    */
   public void start() {
     long resumed = store.read(tx -> tx.countPendingReceipts(countCap()));
     pending.set(resumed);
     if (resumed > 0) {
-      paging = true;
+      pager.discoverAll();
       log.info(
           "resuming signing of {}{} pending receipts",
           resumed >= countCap() ? "at least " : "",
@@ -222,22 +276,25 @@ public final class SigningService implements AutoCloseable {
     }
     long now = System.nanoTime();
     for (ReceiptRow r : rows) {
-      // While the store holds older pending receipts, new ones wait behind them there.
-      if (paging
-          || !offer(new Item(r.workspaceId(), r.receiptId(), r.issuedAt(), r.payloadJson(), now))) {
-        leaveInStore();
+      // While the store holds older pending receipts of the workspace, new ones wait behind them
+      // there.
+      if (pager.isSpilled(r.workspaceId())
+          || !offer(
+              new WorkspaceQueues.Item(
+                  r.workspaceId(), r.receiptId(), r.issuedAt(), r.payloadJson(), now))) {
+        pager.leftInStore(r.workspaceId(), false);
       }
     }
   }
 
   /**
-   * Refuses new receipt-producing work of {@code workspaceId} while signing is too far behind, so
-   * that the lag stays bounded and the workspace that made the backlog is the one held back:
+   * Refuses new receipt-producing work of {@code workspaceId} while signing is too far behind for
+   * it, so that the lag stays bounded and the workspace that made the backlog is the one held back:
    *
    * <ul>
-   *   <li>below {@link Limits#backlog()} pending receipts in the store, everyone is admitted;
-   *   <li>from there, a workspace with at least {@link #fairShare()} receipts of its own still
-   *       unsigned here is refused, the others are admitted;
+   *   <li>a workspace with {@link Limits#workspaceBacklog()} receipts unsigned is refused;
+   *   <li>from {@link Limits#backlog()} pending receipts in the store, a workspace with at least
+   *       {@link #lightLoad()} unsigned is refused, the others are admitted;
    *   <li>from twice the backlog, everyone is refused.
    * </ul>
    *
@@ -245,23 +302,47 @@ public final class SigningService implements AutoCloseable {
    *     as {@code Retry-After}
    */
   public void admit(String workspaceId) {
+    long own = unsigned(workspaceId);
+    if (own >= limits.workspaceBacklog()) {
+      // Its receipts are signed at its share of the signers' rate.
+      double seconds =
+          (own - limits.workspaceBacklog() + 1)
+              * Math.max(1, pendingBy.size())
+              * nanosPerReceipt
+              / THREADS
+              / 1e9;
+      throw new StoreUnavailableException(
+          "signing is "
+              + own
+              + " receipts of this workspace behind (limit "
+              + limits.workspaceBacklog()
+              + " a workspace)",
+          Math.max(1, Math.min(30, (long) Math.ceil(seconds))));
+    }
     long n = pending.get();
     if (n < limits.backlog()) {
       return;
     }
-    AtomicLong own = pendingBy.get(workspaceId);
-    if (n < 2 * limits.backlog() && (own == null || own.get() < fairShare())) {
+    if (n < 2 * limits.backlog() && own < lightLoad()) {
       return;
     }
     double seconds = (n - limits.backlog() + 1) * nanosPerReceipt / THREADS / 1e9;
     throw new StoreUnavailableException(
         "signing is " + n + " receipts behind (limit " + limits.backlog() + ")",
-        Math.min(30, (long) Math.ceil(seconds)));
+        Math.max(1, Math.min(30, (long) Math.ceil(seconds))));
   }
 
-  /** Unsigned receipts of one workspace from which it is held back over the backlog: 1/8 of it. */
-  long fairShare() {
-    return Math.max(1, limits.backlog() / 8);
+  /**
+   * Unsigned receipts below which a workspace is still admitted over the backlog: 1/8 of its cap.
+   */
+  long lightLoad() {
+    return Math.max(1, limits.workspaceBacklog() / 8);
+  }
+
+  /** Receipts of {@code workspaceId} not signed yet, as this signer counts them. */
+  long unsigned(String workspaceId) {
+    AtomicLong own = pendingBy.get(workspaceId);
+    return own == null ? 0 : Math.max(0, own.get());
   }
 
   /** One receipt of {@code workspaceId} was signed (here or elsewhere): it no longer counts. */
@@ -269,92 +350,25 @@ public final class SigningService implements AutoCloseable {
     pendingBy.computeIfPresent(workspaceId, (ws, n) -> n.decrementAndGet() <= 0 ? null : n);
   }
 
-  /** Queues {@code item} unless it is queued already; false when the queue has no room. */
-  private boolean offer(Item item) {
+  /** Queues {@code item} unless it is queued already; false when its queue has no room. */
+  private boolean offer(WorkspaceQueues.Item item) {
     if (!inFlight.add(item.receiptId())) {
       return true;
     }
-    long b = item.bytes();
-    while (true) {
-      long held = queuedBytes.get();
-      if (held > 0 && held + b > limits.queuedBytes()) {
-        inFlight.remove(item.receiptId());
-        return false;
-      }
-      if (queuedBytes.compareAndSet(held, held + b)) {
-        break;
-      }
-    }
-    if (!queue.offer(item)) {
-      queuedBytes.addAndGet(-b);
+    if (!queues.offer(item)) {
       inFlight.remove(item.receiptId());
       return false;
     }
     return true;
   }
 
-  /** Notes that a pending receipt was left in the store, for the pager to read. */
-  private void leaveInStore() {
-    leftInStore.incrementAndGet();
-    paging = true;
-  }
-
   /** Queues a failed batch again; what does not fit is read back from the store later. */
-  private void requeue(List<Item> batch) {
-    for (Item item : batch) {
+  private void requeue(List<WorkspaceQueues.Item> batch) {
+    for (WorkspaceQueues.Item item : batch) {
       inFlight.remove(item.receiptId());
       if (!offer(item)) {
-        rescan = true;
-        leaveInStore();
+        pager.leftInStore(item.workspaceId(), true);
       }
-    }
-  }
-
-  /**
-   * Tops the queue up from the store's pending receipts, in receipt id order after the last one
-   * read, once it has room for a page; stops paging when a read finds no more and no receipt was
-   * left in the store meanwhile. One worker pages at a time.
-   */
-  private void pageIn() {
-    if (!pager.tryLock()) {
-      return;
-    }
-    try {
-      while (paging && !Thread.currentThread().isInterrupted()) {
-        int room = queue.remainingCapacity();
-        int want = Math.min(PAGE, room);
-        if (want < Math.min(PAGE, Math.max(1, limits.queued() / 2))) {
-          return; // enough queued; read more when it has drained
-        }
-        if (rescan) {
-          rescan = false;
-          cursor = null;
-        }
-        long leftBefore = leftInStore.get();
-        String from = cursor;
-        List<ReceiptRow> page = store.read(tx -> tx.pendingReceipts(from, want));
-        long now = System.nanoTime();
-        Instant wall = clock.instant();
-        for (ReceiptRow r : page) {
-          // The lag counts from the receipt's issue, as far as the clock tells.
-          long waited = Math.max(0, Duration.between(r.issuedAt(), wall).toNanos());
-          Item item =
-              new Item(r.workspaceId(), r.receiptId(), r.issuedAt(), r.payloadJson(), now - waited);
-          if (!offer(item)) {
-            return; // the byte budget is spent; read on from here later
-          }
-          cursor = r.receiptId();
-        }
-        if (page.size() < want) {
-          paging = false;
-          if (leftInStore.get() == leftBefore) {
-            return;
-          }
-          paging = true; // some were left in the store since the read began: read on
-        }
-      }
-    } finally {
-      pager.unlock();
     }
   }
 
@@ -372,11 +386,80 @@ public final class SigningService implements AutoCloseable {
     waiters.remove(receiptId);
   }
 
-  /** When the signer expects to have signed a receipt submitted now. */
-  public Instant readyAtEstimate() {
-    long backlog = Math.max(0, pending.get()) + 1L;
-    long nanos = (long) (backlog * nanosPerReceipt) + 2_000_000L; // plus one batch commit
-    return clock.instant().plusNanos(nanos);
+  /**
+   * When the signer expects to have signed a receipt of {@code workspaceId} submitted now (its
+   * {@code ready_at_estimate}).
+   */
+  public Instant readyAtEstimate(String workspaceId) {
+    return clock.instant().plusNanos(expectedDelayNanos(workspaceId, 1));
+  }
+
+  /**
+   * How long the signer is expected to take to sign {@code receipts} more receipts of {@code
+   * workspaceId}, counting those of the workspace before them (see {@link #expectedDelayNanos(long,
+   * long, long, int, double)}).
+   */
+  long expectedDelayNanos(String workspaceId, int receipts) {
+    return expectedDelayNanos(
+        unsigned(workspaceId), receipts, backlog(), pendingBy.size(), nanosPerReceipt);
+  }
+
+  /**
+   * The expected time to sign {@code receipts} more receipts of a workspace that has {@code own}
+   * unsigned already, when {@code all} are unsigned of {@code workspaces} workspaces and one
+   * signature takes {@code nanosPerReceipt} on each of the {@value #THREADS} signer threads: the
+   * workspaces are served in turn, so until its receipts are signed each other workspace with
+   * receipts left gets as many signed as it does, but no more than all there are; plus one batch
+   * commit.
+   */
+  static long expectedDelayNanos(
+      long own, int receipts, long all, int workspaces, double nanosPerReceipt) {
+    long mine = Math.max(0, own) + receipts;
+    long before = Math.min(Math.max(all, mine), mine * Math.max(1, workspaces));
+    return (long) (before * nanosPerReceipt / THREADS) + 2_000_000L;
+  }
+
+  /**
+   * Asks whether a request of {@code workspaceId} whose {@code receipts} were just submitted may
+   * wait up to {@code wait} for their signatures: yes while fewer than {@link
+   * Limits#waitsPerWorkspace()} of the workspace and {@link Limits#waits()} in all wait, and its
+   * receipts are expected to be signed within {@code wait}. When it returns true the caller must
+   * call {@link #endWait} once it stops waiting; when false it answers at once, receipts pending.
+   */
+  public boolean tryBeginWait(String workspaceId, int receipts, Duration wait) {
+    // Its own receipts were counted by submit: the delay of the last of them.
+    long expected = expectedDelayNanos(workspaceId, 0);
+    if (receipts > 0 && expected > wait.toNanos()) {
+      return false;
+    }
+    return waitLimiter.tryEnter(workspaceId);
+  }
+
+  /** Ends a wait that {@link #tryBeginWait} allowed. */
+  public void endWait(String workspaceId) {
+    waitLimiter.leave(workspaceId);
+  }
+
+  /** Requests waiting for signatures now (see {@link #tryBeginWait}). */
+  public int waiting() {
+    return waitLimiter.waiting();
+  }
+
+  /** Workspaces with receipts waiting to be signed, as this signer counts them. */
+  public int workspacesPending() {
+    return pendingBy.size();
+  }
+
+  /**
+   * Seconds since the oldest pending receipt was issued, as the last {@link #sweep} (once a second)
+   * found it in the store; 0 when none is pending.
+   */
+  public double oldestPendingSeconds() {
+    Instant oldest = oldestPending;
+    if (oldest == null) {
+      return 0;
+    }
+    return Math.max(0, Duration.between(oldest, clock.instant()).toNanos() / 1e9);
   }
 
   /**
@@ -389,12 +472,12 @@ public final class SigningService implements AutoCloseable {
 
   /** Receipts queued in memory (at most {@link Limits#queued()}). */
   public int queued() {
-    return queue.size();
+    return queues.size();
   }
 
   /** Bytes the queued receipts' payloads take, as counted against {@link Limits#queuedBytes()}. */
   public long queuedBytes() {
-    return queuedBytes.get();
+    return queues.bytes();
   }
 
   public long signedTotal() {
@@ -402,27 +485,19 @@ public final class SigningService implements AutoCloseable {
   }
 
   private void run() {
-    List<Item> batch = new ArrayList<>(BATCH);
+    List<WorkspaceQueues.Item> batch = new ArrayList<>(BATCH);
     while (true) {
       try {
-        if (paging) {
-          pageIn();
+        if (pager.paging()) {
+          pager.pageIn();
         }
-        Item first = queue.poll(50, TimeUnit.MILLISECONDS);
-        if (first == null) {
-          if (stopping && !paging) {
+        if (queues.drainTo(batch, BATCH, 50, TimeUnit.MILLISECONDS) == 0) {
+          if (stopping && !pager.paging()) {
             return;
           }
           continue;
         }
-        batch.add(first);
-        queue.drainTo(batch, BATCH - 1);
         gather(batch);
-        long taken = 0;
-        for (Item item : batch) {
-          taken += item.bytes();
-        }
-        queuedBytes.addAndGet(-taken);
         signBatch(batch);
         batch.forEach(item -> inFlight.remove(item.receiptId()));
       } catch (InterruptedException e) {
@@ -456,7 +531,7 @@ public final class SigningService implements AutoCloseable {
    * Waits up to the store's {@link Store#batchLinger()} for more receipts to join a small batch: on
    * a database across the network each batch costs a few round trips, whatever its size.
    */
-  private void gather(List<Item> batch) throws InterruptedException {
+  private void gather(List<WorkspaceQueues.Item> batch) throws InterruptedException {
     long linger = store.batchLinger().toNanos();
     if (linger <= 0) {
       return;
@@ -464,16 +539,13 @@ public final class SigningService implements AutoCloseable {
     long deadline = System.nanoTime() + linger;
     while (batch.size() < BATCH) {
       long left = deadline - System.nanoTime();
-      Item next = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : null;
-      if (next == null) {
+      if (left <= 0 || queues.drainTo(batch, BATCH, left, TimeUnit.NANOSECONDS) == 0) {
         return;
       }
-      batch.add(next);
-      queue.drainTo(batch, BATCH - batch.size());
     }
   }
 
-  private void signBatch(List<Item> batch) {
+  private void signBatch(List<WorkspaceQueues.Item> batch) {
     long start = System.nanoTime();
     Set<String> workspaces = new HashSet<>();
     batch.forEach(item -> workspaces.add(item.workspaceId()));
@@ -486,7 +558,7 @@ public final class SigningService implements AutoCloseable {
     }
     String[] texts = new String[batch.size()];
     for (int i = 0; i < texts.length; i++) {
-      Item item = batch.get(i);
+      WorkspaceQueues.Item item = batch.get(i);
       texts[i] =
           sign(keys.get(item.workspaceId()), item.workspaceId(), item.issuedAt(), item.payload());
     }
@@ -510,7 +582,7 @@ public final class SigningService implements AutoCloseable {
               }
               List<Tx.Signed> signed = new ArrayList<>(texts.length);
               for (int i = 0; i < texts.length; i++) {
-                Item item = batch.get(i);
+                WorkspaceQueues.Item item = batch.get(i);
                 List<SigningKeyRow> now = changed.get(item.workspaceId());
                 if (now != null) {
                   texts[i] = sign(now, item.workspaceId(), item.issuedAt(), item.payload());
@@ -524,7 +596,7 @@ public final class SigningService implements AutoCloseable {
                   stored[i] = texts[i];
                   n++;
                 } else {
-                  Item item = batch.get(i);
+                  WorkspaceQueues.Item item = batch.get(i);
                   stored[i] =
                       tx.receipt(item.workspaceId(), item.receiptId())
                           .map(ReceiptRow::signedJson)
@@ -535,14 +607,18 @@ public final class SigningService implements AutoCloseable {
             });
     long end = System.nanoTime();
     nanosPerReceipt = 0.8 * nanosPerReceipt + 0.2 * ((end - start) / (double) batch.size());
+    // A workspace's count drops before the count of all, so that a caller who sees the backlog
+    // drained finds every workspace's drained too; both before the waiters hear of it.
+    for (int i = 0; i < batch.size(); i++) {
+      if (stored[i] != null) {
+        signedFor(batch.get(i).workspaceId());
+      }
+    }
     signedTotal.addAndGet(won);
     pending.addAndGet(-won);
     for (int i = 0; i < batch.size(); i++) {
-      Item item = batch.get(i);
+      WorkspaceQueues.Item item = batch.get(i);
       lagNanosObserver.accept(end - item.enqueuedNanos());
-      if (stored[i] != null) {
-        signedFor(item.workspaceId());
-      }
       complete(item.receiptId(), stored[i]);
     }
   }
@@ -564,7 +640,7 @@ public final class SigningService implements AutoCloseable {
    */
   public void sweep() {
     recount();
-    if (paging) {
+    if (pager.paging()) {
       return; // the signer is reading the store's pending receipts itself, oldest first
     }
     try {
@@ -598,10 +674,10 @@ public final class SigningService implements AutoCloseable {
                   }
                   return out;
                 });
+        signed.forEach(s -> signedFor(s.workspaceId()));
         signedTotal.addAndGet(signed.size());
         pending.addAndGet(-signed.size());
         for (Tx.Signed s : signed) {
-          signedFor(s.workspaceId());
           complete(s.receiptId(), s.signedJson());
         }
         if (!signed.isEmpty()) {
@@ -627,8 +703,23 @@ public final class SigningService implements AutoCloseable {
       pending.addAndGet(counted - before);
       if (counted == 0) {
         // Nothing is pending anywhere: receipts of ours that another instance signed no longer
-        // count against their workspace's share.
+        // count against their workspace.
         pendingBy.clear();
+        oldestPending = null;
+        return;
+      }
+      List<ReceiptRow> oldest = store.read(tx -> tx.pendingReceipts(null, 1));
+      oldestPending = oldest.isEmpty() ? null : oldest.get(0).issuedAt();
+      // A workspace near its limit is counted again from the store, so that receipts of it that
+      // another instance signed (or submitted) are seen; the others are too few to matter.
+      for (Map.Entry<String, AtomicLong> e : pendingBy.entrySet()) {
+        if (e.getValue().get() >= lightLoad()) {
+          String ws = e.getKey();
+          long own = e.getValue().get();
+          long inStore =
+              store.read(tx -> tx.countPendingReceipts(ws, 2 * limits.workspaceBacklog()));
+          e.getValue().addAndGet(inStore - own);
+        }
       }
     } catch (RuntimeException e) {
       log.warn("counting pending receipts failed; will retry", e);

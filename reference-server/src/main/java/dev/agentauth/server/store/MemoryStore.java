@@ -52,6 +52,7 @@ public final class MemoryStore implements Store {
   private final Map<String, TreeMap<String, TombstoneRow>> tombstones = new HashMap<>();
   private final Map<String, TreeMap<String, ReceiptRow>> receipts = new HashMap<>();
   private final TreeMap<String, ReceiptRow> pending = new TreeMap<>();
+  private final TreeMap<String, TreeMap<String, ReceiptRow>> pendingByWorkspace = new TreeMap<>();
   private final Map<String, IdempotencyRow> idempotency = new HashMap<>();
 
   @Override
@@ -445,6 +446,7 @@ public final class MemoryStore implements Store {
       put(t, row.receiptId(), row);
       if (!row.isSigned()) {
         put(pending, row.receiptId(), row);
+        put(table(pendingByWorkspace, row.workspaceId()), row.receiptId(), row);
       }
     }
 
@@ -470,6 +472,36 @@ public final class MemoryStore implements Store {
     }
 
     @Override
+    public List<ReceiptRow> pendingReceipts(String workspaceId, String afterId, int limit) {
+      return page(
+              table(pendingByWorkspace, workspaceId), new PageRequest(afterId, limit), r -> true)
+          .items();
+    }
+
+    @Override
+    public long countPendingReceipts(String workspaceId, long atMost) {
+      return Math.min(table(pendingByWorkspace, workspaceId).size(), atMost);
+    }
+
+    @Override
+    public List<String> pendingWorkspaces(String afterWorkspaceId, int limit) {
+      List<String> out = new ArrayList<>();
+      var rest =
+          afterWorkspaceId == null
+              ? pendingByWorkspace
+              : pendingByWorkspace.tailMap(afterWorkspaceId, false);
+      for (var e : rest.entrySet()) {
+        if (out.size() >= limit) {
+          break;
+        }
+        if (!e.getValue().isEmpty()) {
+          out.add(e.getKey());
+        }
+      }
+      return out;
+    }
+
+    @Override
     public List<ReceiptRow> claimPending(Instant issuedBefore, int limit) {
       return page(pending, PageRequest.first(limit), r -> r.issuedAt().isBefore(issuedBefore))
           .items();
@@ -487,6 +519,7 @@ public final class MemoryStore implements Store {
       }
       put(t, receiptId, row.withSignedJson(signedJson));
       remove(pending, receiptId);
+      remove(table(pendingByWorkspace, workspaceId), receiptId);
       return true;
     }
 

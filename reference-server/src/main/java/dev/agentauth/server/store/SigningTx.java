@@ -16,6 +16,22 @@ public interface SigningTx {
   long countPendingReceipts(long atMost);
 
   /**
+   * Pending receipts of one workspace in id order after {@code afterId} (null: from the first), at
+   * most {@code limit}: what the signer reads back, one workspace in turn, so that a workspace's
+   * backlog in the store never stands before another's receipts.
+   */
+  List<ReceiptRow> pendingReceipts(String workspaceId, String afterId, int limit);
+
+  /** {@link #countPendingReceipts(long)} of one workspace. */
+  long countPendingReceipts(String workspaceId, long atMost);
+
+  /**
+   * Workspaces holding pending receipts, in id order after {@code afterWorkspaceId} (null: from the
+   * first), at most {@code limit}; each costs one index seek however many receipts it holds.
+   */
+  List<String> pendingWorkspaces(String afterWorkspaceId, int limit);
+
+  /**
    * Pending receipts issued before {@code issuedBefore}, in id order, at most {@code limit}, locked
    * until this transaction ends; rows another transaction holds are skipped ({@code FOR UPDATE SKIP
    * LOCKED}), so concurrent claimers — in any server instance — never get the same receipt.

@@ -2291,6 +2291,53 @@ public abstract class StoreConformance {
   }
 
   @Test
+  void pendingReceiptsOfOneWorkspaceInIdOrderAndTheWorkspacesThatHaveAny() {
+    assertThat(read((Tx tx) -> tx.pendingWorkspaces(null, 10))).isEmpty();
+    ReceiptRow a1 = pendingReceipt(WS_A, ulid(1), at(0));
+    ReceiptRow b2 = pendingReceipt(WS_B, ulid(2), at(1));
+    ReceiptRow a3 = signedWith(pendingReceipt(WS_A, ulid(3), at(2)), "Mw");
+    ReceiptRow b4 = pendingReceipt(WS_B, ulid(4), at(3));
+    ReceiptRow a5 = pendingReceipt(WS_A, ulid(5), at(4));
+    write(
+        tx -> {
+          tx.insertReceipt(a5);
+          tx.insertReceipt(b4);
+          tx.insertReceipt(a3);
+          tx.insertReceipt(b2);
+          tx.insertReceipt(a1);
+        });
+    read(
+        tx -> {
+          assertThat(tx.pendingReceipts(WS_A, null, 10)).containsExactly(a1, a5);
+          assertThat(tx.pendingReceipts(WS_A, null, 1)).containsExactly(a1);
+          assertThat(tx.pendingReceipts(WS_A, ulid(1), 10)).containsExactly(a5);
+          assertThat(tx.pendingReceipts(WS_B, ulid(2), 10)).containsExactly(b4);
+          assertThat(tx.pendingReceipts(WS_B, ulid(4), 10)).isEmpty();
+          assertThat(tx.countPendingReceipts(WS_A, 10)).isEqualTo(2);
+          assertThat(tx.countPendingReceipts(WS_A, 1)).isEqualTo(1);
+          assertThat(tx.countPendingReceipts(WS_B, 10)).isEqualTo(2);
+          assertThat(tx.pendingWorkspaces(null, 10)).containsExactly(WS_A, WS_B);
+          assertThat(tx.pendingWorkspaces(null, 1)).containsExactly(WS_A);
+          assertThat(tx.pendingWorkspaces(WS_A, 10)).containsExactly(WS_B);
+          assertThat(tx.pendingWorkspaces(WS_B, 10)).isEmpty();
+          return null;
+        });
+    store.inTransaction(
+        (Tx tx) ->
+            tx.markSignedAll(
+                List.of(
+                    new Tx.Signed(WS_B, ulid(2), signedJson(b2, "Mg")),
+                    new Tx.Signed(WS_B, ulid(4), signedJson(b4, "NA")))));
+    read(
+        tx -> {
+          assertThat(tx.pendingReceipts(WS_B, null, 10)).isEmpty();
+          assertThat(tx.countPendingReceipts(WS_B, 10)).isZero();
+          assertThat(tx.pendingWorkspaces(null, 10)).containsExactly(WS_A);
+          return null;
+        });
+  }
+
+  @Test
   void countPendingReceiptsCountsEveryWorkspacesUnsignedReceiptsUpToTheCap() {
     assertThat(read((Tx tx) -> tx.countPendingReceipts(10))).isZero();
     ReceiptRow a1 = pendingReceipt(WS_A, ulid(1), at(0));

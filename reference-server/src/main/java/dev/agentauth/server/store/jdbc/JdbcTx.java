@@ -1371,6 +1371,61 @@ abstract class JdbcTx implements Tx {
   }
 
   @Override
+  public List<ReceiptRow> pendingReceipts(String workspaceId, String afterId, int limit) {
+    StringBuilder sql =
+        new StringBuilder("SELECT ")
+            .append(RECEIPT_COLUMNS)
+            .append(" FROM receipts WHERE workspace_id = ? AND ")
+            .append(dialect.unsignedReceipt);
+    List<Object> params = new ArrayList<>();
+    params.add(workspaceId);
+    afterAndLimit(sql, params, "receipt_id", afterId, limit);
+    return page(query(sql.toString(), JdbcTx::receiptRow, params.toArray()), limit).items();
+  }
+
+  @Override
+  public long countPendingReceipts(String workspaceId, long atMost) {
+    return one(
+            "SELECT count(*) FROM (SELECT 1 FROM receipts WHERE workspace_id = ? AND "
+                + dialect.unsignedReceipt
+                + " LIMIT ?) pending",
+            rs -> rs.getLong(1),
+            workspaceId,
+            atMost)
+        .orElse(0L);
+  }
+
+  @Override
+  public List<String> pendingWorkspaces(String afterWorkspaceId, int limit) {
+    // One seek of the index receipts_pending_by_workspace per workspace: a loose index scan,
+    // which neither database plans for SELECT DISTINCT.
+    List<String> out = new ArrayList<>();
+    String after = afterWorkspaceId;
+    while (out.size() < limit) {
+      String from = after;
+      Optional<String> next =
+          from == null
+              ? one(
+                  "SELECT workspace_id FROM receipts WHERE "
+                      + dialect.unsignedReceipt
+                      + " ORDER BY workspace_id LIMIT 1",
+                  rs -> rs.getString(1))
+              : one(
+                  "SELECT workspace_id FROM receipts WHERE workspace_id > ? AND "
+                      + dialect.unsignedReceipt
+                      + " ORDER BY workspace_id LIMIT 1",
+                  rs -> rs.getString(1),
+                  from);
+      if (next.isEmpty()) {
+        break;
+      }
+      after = next.get();
+      out.add(after);
+    }
+    return out;
+  }
+
+  @Override
   public List<ReceiptRow> claimPending(Instant issuedBefore, int limit) {
     return query(
         "SELECT "
