@@ -100,6 +100,7 @@ record V1Handlers(
   // ---- authorizations
 
   void createAuthorization(Context c, Caller caller) {
+    ctx.quotas().admit(caller);
     ctx.signer().admit(caller.workspaceId());
     RequestBody<CreateAuthorizationRequest> b =
         reader.parse(c, CreateAuthorizationRequest.class, false);
@@ -132,6 +133,7 @@ record V1Handlers(
   // ---- checks and confirmations
 
   void check(Context c, Caller caller) {
+    ctx.quotas().admit(caller);
     ctx.signer().admit(caller.workspaceId());
     RequestBody<CheckRequest> b = reader.parse(c, CheckRequest.class, false);
     CheckRequest r = b.value();

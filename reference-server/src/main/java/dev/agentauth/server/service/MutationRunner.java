@@ -135,6 +135,7 @@ public final class MutationRunner {
       return new Response(committed.status(), committed.body(), true);
     }
     Outcome o = committed.outcome();
+    ctx.quotas().record(o.receipts());
     onCommit.accept(o.receipts());
     List<CompletableFuture<String>> waits = new ArrayList<>();
     if (wait) {
