@@ -395,7 +395,13 @@ public final class AgentAuthServer implements AutoCloseable {
     }
     housekeeping.shutdownNow();
     apiKeyRefresh.shutdownNow();
-    quotaFlush.shutdownNow();
+    // Not interrupted: a flush under way finishes, then the last one writes what is left.
+    quotaFlush.shutdown();
+    try {
+      quotaFlush.awaitTermination(DRAIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     flushQuotas();
     signer.drain(DRAIN_TIMEOUT);
     store.close();
