@@ -127,12 +127,18 @@ public final class AgentAuthServer implements AutoCloseable {
     }
   }
 
-  /** Writes the receipt counts of the last second, so that a restart starts from them. */
+  /**
+   * Writes the receipt counts of the last second, so that a restart (or another instance) sees
+   * them. A failed write keeps them in memory for the next one.
+   */
   private void flushQuotas() {
     try {
       ctx.quotas().flush();
     } catch (RuntimeException e) {
-      log.warn("writing the receipt quota counts failed; the last second's are not kept", e);
+      log.warn(
+          "writing the receipt quota counts failed ({}); they are written at the next flush,"
+              + " unless the server is stopping",
+          e.toString());
     }
   }
 
@@ -180,7 +186,7 @@ public final class AgentAuthServer implements AutoCloseable {
     bootstrap();
     ctx.quotas().start();
     signer.start();
-    quotaFlush.scheduleWithFixedDelay(guarded(ctx.quotas()::flush), 1, 1, TimeUnit.SECONDS);
+    quotaFlush.scheduleWithFixedDelay(guarded(this::flushQuotas), 1, 1, TimeUnit.SECONDS);
     housekeeping.scheduleWithFixedDelay(guarded(this::purgeIdempotency), 10, 10, TimeUnit.MINUTES);
     housekeeping.scheduleWithFixedDelay(guarded(signer::sweep), 1, 1, TimeUnit.SECONDS);
     apiKeyRefresh.scheduleWithFixedDelay(

@@ -60,6 +60,9 @@ class ReceiptQuotaResilienceIT {
         hostile.attack(
             16, i -> new String[] {"POST", "/v1/check", body}, HostileServer.ATTACKER_KEY);
 
+    synchronized (t[0].unexpected) {
+      t[0].unexpected.stream().limit(5).forEach(e -> System.out.println("attacker saw: " + e));
+    }
     assertThat(t[0].statuses.get(429)).as("attacker: %s", t[0]).isNotNull();
     Resp refused = hostile.send("POST", "/v1/check", body, HostileServer.ATTACKER_KEY);
     assertThat(refused.status()).as(refused.raw()).isEqualTo(429);
