@@ -17,13 +17,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 25, item 5: one agent key must not fill the disk. The jar runs on SQLite with {@code
- * -Xmx768m} and a 16 MiB daily byte quota; the attacker sends twenty-scope checks with 16 KiB
+ * -Xmx768m} and a 4 MiB daily byte quota; the attacker sends twenty-scope checks with 16 KiB
  * contexts (about 340 KB of receipts each) from sixteen connections. It is answered 200 until its
  * quota is used, then 429 {@code quota_exceeded}; the database stays near the quota, and the
  * bystander workspace's checks all succeed within the p99 bound.
  */
 class ReceiptQuotaResilienceIT {
-  private static final long QUOTA_BYTES = 16L << 20;
+  private static final long QUOTA_BYTES = 4L << 20;
 
   /**
    * What the database and its WAL may hold after the attack: the quota, what the attacker's sixteen
