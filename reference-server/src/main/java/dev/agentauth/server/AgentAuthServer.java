@@ -8,6 +8,7 @@ import dev.agentauth.server.http.ConnectionLimits;
 import dev.agentauth.server.http.ProblemErrorHandler;
 import dev.agentauth.server.service.ApiKeyOps;
 import dev.agentauth.server.service.ReceiptOps;
+import dev.agentauth.server.service.ReceiptQuotas;
 import dev.agentauth.server.service.ServiceContext;
 import dev.agentauth.server.service.WorkspaceOps;
 import dev.agentauth.server.signing.SigningService;
@@ -88,6 +89,15 @@ public final class AgentAuthServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
           });
+  // Its own thread: the flush writes through the store's writer, which a busy server may hold a
+  // while; the signer's sweep should not wait behind it.
+  private final ScheduledExecutorService quotaFlush =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "agentauth-quotas");
+            t.setDaemon(true);
+            return t;
+          });
   private Javalin app;
   private String baseUrl;
   private volatile String baseUrlForReceipts;
@@ -100,7 +110,7 @@ public final class AgentAuthServer implements AutoCloseable {
     DistributionSummary lag = Api.lagSummary(metrics);
     this.signer =
         new SigningService(store, clock, nanos -> lag.record(nanos / 1e9), b.signingLimits);
-    this.ctx = new ServiceContext(store, clock, signer);
+    this.ctx = new ServiceContext(store, clock, signer, b.receiptQuotas);
     this.workspaces = new WorkspaceOps(ctx);
     this.apiKeys = new ApiKeyOps(ctx);
     this.apiKey = b.apiKey;
@@ -116,6 +126,44 @@ public final class AgentAuthServer implements AutoCloseable {
     } catch (RuntimeException e) {
       log.warn("purging expired idempotency records failed; will retry", e);
     }
+  }
+
+  /**
+   * Writes the receipt counts of the last second, so that a restart (or another instance) sees
+   * them. A failed write keeps them in memory for the next one.
+   */
+  private void flushQuotas() {
+    try {
+      ctx.quotas().flush();
+    } catch (RuntimeException e) {
+      log.warn(
+          "writing the receipt quota counts failed ({}); they are written at the next flush,"
+              + " unless the server is stopping",
+          e.toString());
+    }
+  }
+
+  /**
+   * Quota metrics, without a label per workspace (workspaces are many): today's receipts and bytes
+   * of all workspaces, and the requests refused for each quota.
+   */
+  private void registerQuotaMetrics() {
+    ReceiptQuotas q = ctx.quotas();
+    Gauge.builder("agentauth_quota_receipts_today", q, ReceiptQuotas::receiptsToday)
+        .description("Receipts stored today (UTC) by all workspaces, as counted for the quotas")
+        .register(metrics);
+    Gauge.builder("agentauth_quota_bytes_today", q, ReceiptQuotas::bytesToday)
+        .description(
+            "Receipt bytes stored today (UTC) by all workspaces, as counted for the quotas")
+        .register(metrics);
+    FunctionCounter.builder("agentauth_quota_refusals", q, ReceiptQuotas::refusedForReceipts)
+        .tag("quota", "receipts")
+        .description("Requests refused 429 quota_exceeded, by the quota the workspace had used")
+        .register(metrics);
+    FunctionCounter.builder("agentauth_quota_refusals", q, ReceiptQuotas::refusedForBytes)
+        .tag("quota", "bytes")
+        .description("Requests refused 429 quota_exceeded, by the quota the workspace had used")
+        .register(metrics);
   }
 
   /** A builder with the embedded defaults. */
@@ -137,7 +185,9 @@ public final class AgentAuthServer implements AutoCloseable {
       FatalErrorPolicy.halting().install();
     }
     bootstrap();
+    ctx.quotas().start();
     signer.start();
+    quotaFlush.scheduleWithFixedDelay(guarded(this::flushQuotas), 1, 1, TimeUnit.SECONDS);
     housekeeping.scheduleWithFixedDelay(guarded(this::purgeIdempotency), 10, 10, TimeUnit.MINUTES);
     housekeeping.scheduleWithFixedDelay(guarded(signer::sweep), 1, 1, TimeUnit.SECONDS);
     apiKeyRefresh.scheduleWithFixedDelay(
@@ -166,6 +216,7 @@ public final class AgentAuthServer implements AutoCloseable {
     FunctionCounter.builder("agentauth_receipts_signed", signer, SigningService::signedTotal)
         .description("Receipts whose signature this process stored")
         .register(metrics);
+    registerQuotaMetrics();
     AtomicReference<Server> jetty = new AtomicReference<>();
     TestClock testClock = config.testClock && clock instanceof TestClock t ? t : null;
     ReceiptOps receipts = new ReceiptOps(ctx, () -> baseUrlForReceipts);
@@ -367,6 +418,14 @@ public final class AgentAuthServer implements AutoCloseable {
     }
     housekeeping.shutdownNow();
     apiKeyRefresh.shutdownNow();
+    // Not interrupted: a flush under way finishes, then the last one writes what is left.
+    quotaFlush.shutdown();
+    try {
+      quotaFlush.awaitTermination(DRAIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    flushQuotas();
     signer.drain(DRAIN_TIMEOUT);
     store.close();
     metrics.close();
@@ -391,6 +450,7 @@ public final class AgentAuthServer implements AutoCloseable {
     private boolean exitOnFatalError;
     private SigningService.Limits signingLimits = SigningService.Limits.DEFAULT;
     private ConnectionLimits connectionLimits = ConnectionLimits.DEFAULT;
+    private ReceiptQuotas.Limits receiptQuotas = ReceiptQuotas.Limits.DEFAULT;
 
     private Builder() {}
 
@@ -513,6 +573,15 @@ public final class AgentAuthServer implements AutoCloseable {
      */
     public Builder connectionLimits(ConnectionLimits limits) {
       this.connectionLimits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /**
+     * Receipts and receipt bytes each workspace may store per UTC day, by plan; default {@link
+     * ReceiptQuotas.Limits#DEFAULT}, {@link ReceiptQuotas.Limits#UNLIMITED} for none.
+     */
+    public Builder receiptQuotas(ReceiptQuotas.Limits limits) {
+      this.receiptQuotas = Objects.requireNonNull(limits, "limits");
       return this;
     }
 

@@ -2,6 +2,7 @@ package dev.agentauth.server;
 
 import dev.agentauth.server.fatal.FatalErrorPolicy;
 import dev.agentauth.server.http.ConnectionLimits;
+import dev.agentauth.server.service.ReceiptQuotas;
 import dev.agentauth.server.signing.SigningService;
 import dev.agentauth.server.store.MemoryStore;
 import dev.agentauth.server.store.Store;
@@ -135,6 +136,41 @@ public final class ServerMain implements Callable<Integer> {
           "Requests of all workspaces that may wait for signatures (wait=true) at once"
               + " (default 64).")
   int signingWaits;
+
+  // ---- receipt quotas (per workspace and UTC day, by plan; 0 = unlimited)
+
+  @Option(
+      names = "--quota-free-receipts",
+      defaultValue = "${env:AGENTAUTH_QUOTA_FREE_RECEIPTS:-100000}",
+      description =
+          "Receipts a free workspace may store per UTC day; then checks and new authorizations"
+              + " answer 429 quota_exceeded until the next day. 0 = unlimited (default"
+              + " ${DEFAULT-VALUE}).")
+  long quotaFreeReceipts;
+
+  @Option(
+      names = "--quota-free-bytes",
+      defaultValue = "${env:AGENTAUTH_QUOTA_FREE_BYTES:-1073741824}",
+      description =
+          "Receipt bytes a free workspace may store per UTC day; 0 = unlimited (default"
+              + " ${DEFAULT-VALUE}, 1 GiB).")
+  long quotaFreeBytes;
+
+  @Option(
+      names = "--quota-pro-receipts",
+      defaultValue = "${env:AGENTAUTH_QUOTA_PRO_RECEIPTS:-5000000}",
+      description =
+          "Receipts a pro workspace may store per UTC day; 0 = unlimited (default"
+              + " ${DEFAULT-VALUE}).")
+  long quotaProReceipts;
+
+  @Option(
+      names = "--quota-pro-bytes",
+      defaultValue = "${env:AGENTAUTH_QUOTA_PRO_BYTES:-10737418240}",
+      description =
+          "Receipt bytes a pro workspace may store per UTC day; 0 = unlimited (default"
+              + " ${DEFAULT-VALUE}, 10 GiB).")
+  long quotaProBytes;
 
   @Option(
       names = "--public-url",
@@ -390,7 +426,11 @@ public final class ServerMain implements Callable<Integer> {
                     seconds("--idle-timeout", idleTimeoutSeconds),
                     seconds("--header-timeout", headerTimeoutSeconds),
                     seconds("--body-timeout", bodyTimeoutSeconds),
-                    minBodyRate));
+                    minBodyRate))
+            .receiptQuotas(
+                new ReceiptQuotas.Limits(
+                    new ReceiptQuotas.Quota(quotaFreeReceipts, quotaFreeBytes),
+                    new ReceiptQuotas.Quota(quotaProReceipts, quotaProBytes)));
     b.clock(testClock ? TestClock.startingNow() : Clock.systemUTC());
     if (adminToken != null && !adminToken.isBlank()) {
       b.adminToken(adminToken);

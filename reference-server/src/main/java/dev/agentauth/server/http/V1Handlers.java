@@ -97,10 +97,30 @@ record V1Handlers(
     writer.mutation(c, runner.run(RequestReader.mutation(c, caller, null), op));
   }
 
+  /**
+   * Refuses work that would store receipts while the workspace has used its receipt quota of the
+   * day (429) or signing is too far behind (503), before the body is parsed. A refused request's
+   * body (at most 1 MiB, checked at the start) is read first: a client still sending it when the
+   * answer and its connection's end come would see a reset instead of the answer.
+   */
+  private void admitReceipts(Context c, Caller caller) {
+    try {
+      ctx.quotas().admit(caller);
+      ctx.signer().admit(caller.workspaceId());
+    } catch (RuntimeException refused) {
+      try {
+        RequestReader.body(c);
+      } catch (RuntimeException unreadable) {
+        // The refusal is the answer either way.
+      }
+      throw refused;
+    }
+  }
+
   // ---- authorizations
 
   void createAuthorization(Context c, Caller caller) {
-    ctx.signer().admit(caller.workspaceId());
+    admitReceipts(c, caller);
     RequestBody<CreateAuthorizationRequest> b =
         reader.parse(c, CreateAuthorizationRequest.class, false);
     AuthorizationOps.validate(b.value(), b.object("metadata"));
@@ -132,7 +152,7 @@ record V1Handlers(
   // ---- checks and confirmations
 
   void check(Context c, Caller caller) {
-    ctx.signer().admit(caller.workspaceId());
+    admitReceipts(c, caller);
     RequestBody<CheckRequest> b = reader.parse(c, CheckRequest.class, false);
     CheckRequest r = b.value();
     CheckInput in =

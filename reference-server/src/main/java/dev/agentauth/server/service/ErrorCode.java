@@ -24,6 +24,7 @@ public enum ErrorCode {
   PAYLOAD_TOO_LARGE(413, "payload_too_large"),
   URI_TOO_LONG(414, "uri_too_long"),
   RATE_LIMITED(429, "rate_limited"),
+  QUOTA_EXCEEDED(429, "quota_exceeded"),
   HEADERS_TOO_LARGE(431, "headers_too_large"),
   INTERNAL_ERROR(500, "internal_error"),
   UNAVAILABLE(503, "unavailable"),

@@ -141,6 +141,7 @@ public final class MutationRunner {
       return new Response(committed.status(), committed.body(), true);
     }
     Outcome o = committed.outcome();
+    ctx.quotas().record(o.receipts());
     onCommit.accept(o.receipts());
     boolean wait = req.waitForSignatures() && !o.receipts().isEmpty();
     List<CompletableFuture<String>> waits = new ArrayList<>();

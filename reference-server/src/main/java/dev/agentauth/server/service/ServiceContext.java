@@ -11,21 +11,27 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;
 
-/** What every operation shares: store, clock, engine, id sources, receipt factory and signer. */
+/**
+ * What every operation shares: store, clock, engine, id sources, receipt factory, signer and
+ * receipt quotas.
+ */
 public final class ServiceContext {
   private final Store store;
   private final Clock clock;
   private final SigningService signer;
+  private final ReceiptQuotas quotas;
   private final SecureRandom random = new SecureRandom();
   private final UlidFactory ulids = UlidFactory.newMonotonicInstance();
   private final DecisionEngine engine;
   private final ReceiptFactory receipts;
   private final ObjectMapper mapper = AgentAuthJson.newObjectMapper();
 
-  public ServiceContext(Store store, Clock clock, SigningService signer) {
+  public ServiceContext(
+      Store store, Clock clock, SigningService signer, ReceiptQuotas.Limits quotaLimits) {
     this.store = store;
     this.clock = clock;
     this.signer = signer;
+    this.quotas = new ReceiptQuotas(store, clock, quotaLimits);
     this.engine = new DecisionEngine(() -> "cn_" + token(24), () -> "esc_" + ulid());
     this.receipts = new ReceiptFactory(this::ulid);
   }
@@ -45,6 +51,11 @@ public final class ServiceContext {
 
   public SigningService signer() {
     return signer;
+  }
+
+  /** The per-workspace receipt quotas. */
+  public ReceiptQuotas quotas() {
+    return quotas;
   }
 
   public DecisionEngine engine() {

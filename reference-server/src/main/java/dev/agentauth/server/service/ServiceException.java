@@ -90,6 +90,12 @@ public final class ServiceException extends RuntimeException {
         ErrorCode.RATE_LIMITED, detail, null, Long.toString(retryAfterSeconds));
   }
 
+  /** 429 {@code quota_exceeded}: the workspace stored its receipts of the day. */
+  public static ServiceException quotaExceeded(long retryAfterSeconds, String detail) {
+    return new ServiceException(
+        ErrorCode.QUOTA_EXCEEDED, detail, null, Long.toString(retryAfterSeconds));
+  }
+
   /** 503 {@code unavailable}: the service is overloaded or a dependency is not answering. */
   public static ServiceException unavailable(String detail, long retryAfterSeconds) {
     return new ServiceException(

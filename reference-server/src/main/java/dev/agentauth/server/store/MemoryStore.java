@@ -54,6 +54,7 @@ public final class MemoryStore implements Store {
   private final TreeMap<String, ReceiptRow> pending = new TreeMap<>();
   private final TreeMap<String, TreeMap<String, ReceiptRow>> pendingByWorkspace = new TreeMap<>();
   private final Map<String, IdempotencyRow> idempotency = new HashMap<>();
+  private final Map<LocalDate, Map<String, UsageTx.ReceiptUsage>> usage = new HashMap<>();
 
   @Override
   public <T> T inTransaction(Work<T> work) {
@@ -304,6 +305,26 @@ public final class MemoryStore implements Store {
     public long allowCount(
         String workspaceId, String authorizationId, String scope, LocalDate day) {
       return counters.getOrDefault(key(workspaceId, authorizationId, scope, day.toString()), 0L);
+    }
+
+    @Override
+    public Map<String, UsageTx.ReceiptUsage> receiptUsages(LocalDate day) {
+      Map<String, UsageTx.ReceiptUsage> out = new HashMap<>();
+      Map<String, UsageTx.ReceiptUsage> byWorkspace = usage.get(day);
+      if (byWorkspace != null) {
+        out.putAll(byWorkspace);
+      }
+      return out;
+    }
+
+    @Override
+    public void addReceiptUsage(String workspaceId, LocalDate day, long receipts, long bytes) {
+      Map<String, UsageTx.ReceiptUsage> byWorkspace =
+          usage.computeIfAbsent(day, d -> new HashMap<>());
+      put(
+          byWorkspace,
+          workspaceId,
+          byWorkspace.getOrDefault(workspaceId, UsageTx.ReceiptUsage.NONE).plus(receipts, bytes));
     }
 
     @Override

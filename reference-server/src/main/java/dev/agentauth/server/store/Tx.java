@@ -19,7 +19,8 @@ public interface Tx
         TombstoneTx,
         ReceiptTx,
         SigningTx,
-        IdempotencyTx {
+        IdempotencyTx,
+        UsageTx {
 
   /**
    * {@link #authorizationForUpdate} and a tombstone lookup, for a store that cannot answer both in

@@ -23,6 +23,7 @@ import dev.agentauth.server.store.Store;
 import dev.agentauth.server.store.StoreException;
 import dev.agentauth.server.store.TombstoneRow;
 import dev.agentauth.server.store.Tx;
+import dev.agentauth.server.store.UsageTx.ReceiptUsage;
 import dev.agentauth.server.store.WorkspaceRow;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -1481,6 +1482,34 @@ abstract class JdbcTx implements Tx {
   @Override
   public int purgeIdempotency(Instant cutoff) {
     return update("DELETE FROM idempotency WHERE created_at < ?", cutoff);
+  }
+
+  // ---- receipt usage
+
+  @Override
+  public Map<String, ReceiptUsage> receiptUsages(LocalDate day) {
+    Map<String, ReceiptUsage> out = new LinkedHashMap<>();
+    for (Map.Entry<String, ReceiptUsage> e :
+        query(
+            "SELECT workspace_id, receipts, bytes FROM receipt_usage WHERE day = ?",
+            rs -> Map.entry(rs.getString(1), new ReceiptUsage(rs.getLong(2), rs.getLong(3))),
+            day.toString())) {
+      out.put(e.getKey(), e.getValue());
+    }
+    return out;
+  }
+
+  @Override
+  public void addReceiptUsage(String workspaceId, LocalDate day, long receipts, long bytes) {
+    update(
+        "INSERT INTO receipt_usage (workspace_id, day, receipts, bytes) VALUES (?, ?, ?, ?)"
+            + " ON CONFLICT (day, workspace_id) DO UPDATE SET"
+            + " receipts = receipt_usage.receipts + excluded.receipts,"
+            + " bytes = receipt_usage.bytes + excluded.bytes",
+        workspaceId,
+        day.toString(),
+        receipts,
+        bytes);
   }
 
   /** Reads a value of the meta table. */
