@@ -425,7 +425,7 @@ public final class AgentAuthServer implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    flushQuotas();
+    guarded(this::flushQuotas).run();
     signer.drain(DRAIN_TIMEOUT);
     store.close();
     metrics.close();
