@@ -202,7 +202,7 @@ class SlowClientsIT {
         }
         Tally victim =
             s.whileRunning(
-                Duration.ofSeconds(2),
+                Duration.ofSeconds(5),
                 List.of(
                     () -> {
                       // fresh connections of the bystander, one request each
