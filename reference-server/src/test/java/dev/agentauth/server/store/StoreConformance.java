@@ -694,7 +694,7 @@ public abstract class StoreConformance {
   void theRevocationLogIsReadInOrderAfterAnEntryAndAtMostLimitAtATime() {
     List<ApiKeyRow> keys = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
-      keys.add(apiKey(String.format("%064x", 7000 + i), WS_A, T0));
+      keys.add(apiKey(String.format("%02x", 0x70 + i).repeat(32), WS_A, T0));
     }
     write(tx -> keys.forEach(tx::insertApiKey));
     long before = read((Tx tx) -> tx.lastApiKeyRevocation());
@@ -702,7 +702,7 @@ public abstract class StoreConformance {
       store.inTransaction(tx -> tx.revokeApiKey(WS_A, k.keyId(), at(1)));
     }
     // A revocation rolled back leaves no entry.
-    ApiKeyRow spared = apiKey(String.format("%064x", 7100), WS_A, T0);
+    ApiKeyRow spared = apiKey("7f".repeat(32), WS_A, T0);
     write(tx -> tx.insertApiKey(spared));
     assertThatThrownBy(
             () ->
@@ -728,12 +728,12 @@ public abstract class StoreConformance {
 
   @Test
   void liveKeysCountNeitherRevokedNorExpiredOnesNorOtherWorkspaces() {
-    ApiKeyRow forever = apiKey(String.format("%064x", 8000), WS_A, T0);
-    ApiKeyRow revoked = apiKey(String.format("%064x", 8001), WS_A, T0);
-    ApiKeyRow other = apiKey(String.format("%064x", 8002), WS_B, T0);
+    ApiKeyRow forever = apiKey("80".repeat(32), WS_A, T0);
+    ApiKeyRow revoked = apiKey("81".repeat(32), WS_A, T0);
+    ApiKeyRow other = apiKey("82".repeat(32), WS_B, T0);
     ApiKeyRow expiring =
         new ApiKeyRow(
-            String.format("%064x", 8003),
+            "83".repeat(32),
             "key_01jdq4zk3m00000000000expi",
             WS_A,
             "agent",
