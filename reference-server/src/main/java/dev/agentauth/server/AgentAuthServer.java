@@ -112,7 +112,7 @@ public final class AgentAuthServer implements AutoCloseable {
         new SigningService(store, clock, nanos -> lag.record(nanos / 1e9), b.signingLimits);
     this.ctx = new ServiceContext(store, clock, signer, b.receiptQuotas);
     this.workspaces = new WorkspaceOps(ctx);
-    this.apiKeys = new ApiKeyOps(ctx);
+    this.apiKeys = new ApiKeyOps(ctx, b.maxApiKeysPerWorkspace, ApiKeyOps.CACHE_SIZE);
     this.apiKey = b.apiKey;
   }
 
@@ -451,6 +451,25 @@ public final class AgentAuthServer implements AutoCloseable {
     private SigningService.Limits signingLimits = SigningService.Limits.DEFAULT;
     private ConnectionLimits connectionLimits = ConnectionLimits.DEFAULT;
     private ReceiptQuotas.Limits receiptQuotas = ReceiptQuotas.Limits.DEFAULT;
+
+    // ---- API key limits
+    private int maxApiKeysPerWorkspace = ApiKeyOps.DEFAULT_MAX_KEYS_PER_WORKSPACE;
+
+    /**
+     * How many API keys that are neither revoked nor expired a workspace may hold; creating one
+     * more answers 400 until a key is revoked. Default {@value
+     * ApiKeyOps#DEFAULT_MAX_KEYS_PER_WORKSPACE}.
+     *
+     * @throws IllegalArgumentException if {@code max} is below 1 or above 1,000,000
+     */
+    public Builder maxApiKeysPerWorkspace(int max) {
+      if (max < 1 || max > 1_000_000) {
+        throw new IllegalArgumentException(
+            "max API keys per workspace must be 1 to 1000000, got " + max);
+      }
+      this.maxApiKeysPerWorkspace = max;
+      return this;
+    }
 
     private Builder() {}
 

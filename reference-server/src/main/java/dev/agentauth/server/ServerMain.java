@@ -172,6 +172,15 @@ public final class ServerMain implements Callable<Integer> {
               + " ${DEFAULT-VALUE}, 10 GiB).")
   long quotaProBytes;
 
+  // ---- API key limits
+  @Option(
+      names = "--max-api-keys-per-workspace",
+      defaultValue = "${env:AGENTAUTH_MAX_API_KEYS_PER_WORKSPACE:-1000}",
+      description =
+          "API keys (neither revoked nor expired) a workspace may hold; creating one more answers"
+              + " 400 until one is revoked (default ${DEFAULT-VALUE}).")
+  int maxApiKeysPerWorkspace;
+
   @Option(
       names = "--public-url",
       defaultValue = "${env:AGENTAUTH_PUBLIC_URL}",
@@ -410,6 +419,7 @@ public final class ServerMain implements Callable<Integer> {
             .port(port)
             .store(backing)
             .rateLimit(rateLimit)
+            .maxApiKeysPerWorkspace(maxApiKeysPerWorkspace)
             .signingLimits(
                 new SigningService.Limits(
                     SigningService.Limits.DEFAULT.queued(),

@@ -22,6 +22,8 @@ import java.util.Objects;
  */
 public final class ApiKeyCreateParams {
   private static final int MAX_NAME = 100;
+  private static final int MAX_TARGETS = 100;
+  private static final int MAX_TARGET = 256;
 
   private final CreateApiKeyRequest body;
 
@@ -70,14 +72,53 @@ public final class ApiKeyCreateParams {
           "expected a name of 1-" + MAX_NAME + " characters, found " + name.length());
     }
     return new ApiKeyCreateParams(
-        new CreateApiKeyRequest(body.role(), name, body.approverId(), body.expiresAt()));
+        new CreateApiKeyRequest(
+            body.role(), name, body.approverId(), body.expiresAt(), body.targets()));
   }
 
   /** Returns a copy whose key stops working at {@code expiresAt} (which must be in the future). */
   public ApiKeyCreateParams withExpiresAt(Instant expiresAt) {
     Objects.requireNonNull(expiresAt, "expiresAt");
     return new ApiKeyCreateParams(
-        new CreateApiKeyRequest(body.role(), body.name(), body.approverId(), expiresAt));
+        new CreateApiKeyRequest(
+            body.role(), body.name(), body.approverId(), expiresAt, body.targets()));
+  }
+
+  /**
+   * Returns a copy of these {@code approver} parameters whose key resolves only escalations whose
+   * {@code escalation_to} is one of {@code targets} (the labels of the authorizations' {@code
+   * escalation_targets}); the service answers 403 when the key tries to resolve any other.
+   *
+   * @param targets 1–100 labels, each 1–256 characters without control characters
+   * @throws IllegalArgumentException if these are not approver parameters, or {@code targets} is
+   *     empty, too long, or holds an invalid label
+   */
+  public ApiKeyCreateParams withTargets(java.util.List<String> targets) {
+    Objects.requireNonNull(targets, "targets");
+    if (!ApiKeyRole.APPROVER.equals(body.role())) {
+      throw new IllegalArgumentException(
+          "targets are only for approver keys: use ApiKeyCreateParams.approver(approverId)");
+    }
+    if (targets.isEmpty() || targets.size() > MAX_TARGETS) {
+      throw new IllegalArgumentException(
+          "expected 1-" + MAX_TARGETS + " targets, found " + targets.size());
+    }
+    for (String t : targets) {
+      Objects.requireNonNull(t, "a target");
+      if (t.isEmpty() || t.length() > MAX_TARGET || t.chars().anyMatch(Character::isISOControl)) {
+        throw new IllegalArgumentException(
+            "expected each target to be 1-"
+                + MAX_TARGET
+                + " characters without control characters");
+      }
+    }
+    return new ApiKeyCreateParams(
+        new CreateApiKeyRequest(
+            body.role(),
+            body.name(),
+            body.approverId(),
+            body.expiresAt(),
+            java.util.List.copyOf(targets)));
   }
 
   /** Returns the request body sent to the service. */

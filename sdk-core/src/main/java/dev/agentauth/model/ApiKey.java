@@ -3,6 +3,7 @@ package dev.agentauth.model;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * An API key's record: what {@code POST /v1/api-keys} (and its admin twin) answers, one entry of
@@ -21,6 +22,9 @@ import java.time.Instant;
  * @param expiresAt when the key stops working, or null for never
  * @param lastUsedAt when the key was last used, up to a minute behind; null if never
  * @param revokedAt when the key was revoked, or null
+ * @param targets for an {@code approver} key bound to {@code escalation_to} labels, those labels:
+ *     it resolves only escalations to one of them; null (absent on the wire) for a key bound to
+ *     none
  */
 public record ApiKey(
     @JsonProperty("key_id") String keyId,
@@ -33,7 +37,8 @@ public record ApiKey(
     @JsonProperty("created_at") Instant createdAt,
     @JsonProperty("expires_at") Instant expiresAt,
     @JsonProperty("last_used_at") Instant lastUsedAt,
-    @JsonProperty("revoked_at") Instant revokedAt) {
+    @JsonProperty("revoked_at") Instant revokedAt,
+    @JsonProperty("targets") @JsonInclude(JsonInclude.Include.NON_NULL) List<String> targets) {
 
   /** The same record without the secret. */
   public ApiKey withoutSecret() {
@@ -48,7 +53,8 @@ public record ApiKey(
         createdAt,
         expiresAt,
         lastUsedAt,
-        revokedAt);
+        revokedAt,
+        targets);
   }
 
   /** Keeps the secret out of logs. */
@@ -76,6 +82,8 @@ public record ApiKey(
         + lastUsedAt
         + ", revokedAt="
         + revokedAt
+        + ", targets="
+        + targets
         + "]";
   }
 }

@@ -7,6 +7,7 @@ import dev.agentauth.model.ApiKey;
 import dev.agentauth.model.ApiKeyPage;
 import dev.agentauth.model.ApiKeyRole;
 import java.time.Instant;
+import java.util.List;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
 
@@ -76,6 +77,42 @@ class ApiKeyServiceTest extends MockServerSupport {
     client.apiKeys().create(ApiKeyCreateParams.approver("appr_7"));
     assertThat(take().getBody().string(java.nio.charset.StandardCharsets.UTF_8))
         .isEqualTo("{\"role\":\"approver\",\"approver_id\":\"appr_7\"}");
+  }
+
+  @Test
+  void anApproverKeyMayBeBoundToTargetsWhichTheRecordShows() throws Exception {
+    assertThatThrownBy(() -> ApiKeyCreateParams.of(ApiKeyRole.APP).withTargets(List.of("finance")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("only for approver keys");
+    ApiKeyCreateParams approver = ApiKeyCreateParams.approver("appr_7");
+    assertThatThrownBy(() -> approver.withTargets(List.of()))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> approver.withTargets(java.util.Collections.nCopies(101, "t")))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> approver.withTargets(List.of("a\u0007b")))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> approver.withTargets(List.of("x".repeat(257))))
+        .isInstanceOf(IllegalArgumentException.class);
+
+    server.enqueue(
+        json(
+            201,
+            CREATED
+                .replace("\"role\":\"agent\"", "\"role\":\"approver\"")
+                .replace(
+                    "\"revoked_at\":null}", "\"revoked_at\":null,\"targets\":[\"finance\"]}")));
+    ApiKey k =
+        client
+            .apiKeys()
+            .create(approver.withName("fin").withTargets(List.of("finance", "security")));
+    assertThat(take().getBody().string(java.nio.charset.StandardCharsets.UTF_8))
+        .isEqualTo(
+            "{\"role\":\"approver\",\"name\":\"fin\",\"approver_id\":\"appr_7\","
+                + "\"targets\":[\"finance\",\"security\"]}");
+    assertThat(k.targets()).containsExactly("finance");
+    // An unbound key's record has none.
+    server.enqueue(json(201, CREATED));
+    assertThat(client.apiKeys().create(ApiKeyCreateParams.of(ApiKeyRole.AGENT)).targets()).isNull();
   }
 
   @Test

@@ -1,5 +1,7 @@
 package dev.agentauth.server.service;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.agentauth.model.AgentAuthJson;
 import dev.agentauth.model.ApiKey;
 import dev.agentauth.model.ApiKeyPage;
@@ -21,7 +23,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
@@ -30,13 +31,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * API keys (decisions.md §15): authentication from an in-memory cache keyed by the secret's hash,
- * creation with a role, listing, revocation, and the key's own record.
+ * creation with a role (at most {@code maxKeysPerWorkspace} live keys per workspace), listing,
+ * revocation, and the key's own record.
  *
- * <p>Authenticating a known key touches no store: the cache holds each key's caller, expiry and
- * revocation. A revocation on this instance marks the cached entry before its response is written,
- * so every request that starts after it sees the key revoked. {@link #refresh()}, which the server
- * runs every 250 ms, asks the store which cached keys other instances revoked, and records the
- * keys' uses ({@code last_used_at}, at most once a minute per key) off the request path.
+ * <p>Authenticating a cached key touches no store: the cache holds each key's caller, expiry and
+ * revocation. It holds at most {@link #CACHE_SIZE} keys (Caffeine's size-bounded eviction, which
+ * keeps the keys used often); an evicted key costs one store read on its next use. Only keys that
+ * exist are cached, so unknown keys cannot push known ones out.
+ *
+ * <p>A revocation on this instance marks the cached entry before its response is written, so every
+ * request that starts after it sees the key revoked. {@link #refresh()}, which the server runs
+ * every 250 ms, reads the store's revocation log after the last entry it saw (one range read,
+ * whatever the number of cached keys), marks the cached keys other instances revoked, and records
+ * the keys' uses ({@code last_used_at}, at most once a minute per key) off the request path.
  */
 public final class ApiKeyOps {
   private static final Logger log = LoggerFactory.getLogger(ApiKeyOps.class);
@@ -50,12 +57,47 @@ public final class ApiKeyOps {
 
   static final int MAX_NAME = 100;
 
+  /** Labels an approver key may be bound to. */
+  static final int MAX_TARGETS = 100;
+
+  /** Keys the cache holds at most: about 5 MB of heap. */
+  public static final int CACHE_SIZE = 10_000;
+
+  /** Live keys a workspace may hold unless configured otherwise. */
+  public static final int DEFAULT_MAX_KEYS_PER_WORKSPACE = 1_000;
+
+  /** Revocation log entries one store read takes (a refresh reads until it has them all). */
+  static final int REVOCATIONS_PER_READ = 1_000;
+
   private final ServiceContext ctx;
-  private final Map<String, Entry> cache = new ConcurrentHashMap<>();
+  private final int maxKeysPerWorkspace;
+  private final Cache<String, Entry> cache;
   private final Map<String, ApiKeyRow.Use> uses = new ConcurrentHashMap<>();
 
+  /**
+   * Bumped by every thread that marks cached keys revoked, before it marks them: a key loaded from
+   * the store while it changed may have missed its mark, and is read again.
+   */
+  private final AtomicLong marks = new AtomicLong();
+
+  /** The last revocation log entry applied; -1 until read. Guarded by {@code this}. */
+  private volatile long seenRevocation = -1;
+
   public ApiKeyOps(ServiceContext ctx) {
+    this(ctx, DEFAULT_MAX_KEYS_PER_WORKSPACE, CACHE_SIZE);
+  }
+
+  /**
+   * @param maxKeysPerWorkspace live (neither revoked nor expired) keys a workspace may hold
+   * @param cacheSize keys the authentication cache holds at most
+   */
+  public ApiKeyOps(ServiceContext ctx, int maxKeysPerWorkspace, int cacheSize) {
+    if (maxKeysPerWorkspace < 1 || cacheSize < 1) {
+      throw new IllegalArgumentException("the key cap and the cache size must be at least 1");
+    }
     this.ctx = ctx;
+    this.maxKeysPerWorkspace = maxKeysPerWorkspace;
+    this.cache = Caffeine.newBuilder().maximumSize(cacheSize).executor(Runnable::run).build();
   }
 
   /** A cached key: its caller and expiry, whether it is revoked, and when its use was recorded. */
@@ -71,11 +113,6 @@ public final class ApiKeyOps {
       this.revoked = revoked;
       this.usedMillis =
           new AtomicLong(lastUsedAt == null ? Long.MIN_VALUE : lastUsedAt.toEpochMilli());
-    }
-
-    /** The entry of a key revoked here before any request of this instance loaded it. */
-    static Entry revokedKey() {
-      return new Entry(null, null, true, null);
     }
   }
 
@@ -101,19 +138,9 @@ public final class ApiKeyOps {
       throw ServiceException.of(ErrorCode.UNAUTHENTICATED, "the API key is not valid");
     }
     String h = hash(apiKey);
-    Entry e = cache.get(h);
+    Entry e = cache.getIfPresent(h);
     if (e == null) {
-      Entry loaded =
-          ctx.store()
-              .read(
-                  tx ->
-                      tx.apiKey(h)
-                          .flatMap(k -> tx.workspace(k.workspaceId()).map(w -> entry(k, w))))
-              .orElseThrow(
-                  () -> ServiceException.of(ErrorCode.UNAUTHENTICATED, "the API key is not valid"));
-      // A revocation that marked the key meanwhile wins over what this read saw.
-      Entry raced = cache.putIfAbsent(h, loaded);
-      e = raced == null ? loaded : raced;
+      e = load(h);
     }
     if (e.revoked) {
       throw ServiceException.of(ErrorCode.UNAUTHENTICATED, "the API key has been revoked");
@@ -133,6 +160,49 @@ public final class ApiKeyOps {
     return e.caller;
   }
 
+  /**
+   * Reads a key that is not cached and caches it. A revocation applied while it was read may have
+   * found nothing to mark; then the key is read again, which sees that revocation.
+   */
+  private Entry load(String h) {
+    startRevocationLog();
+    long before = marks.get();
+    Entry loaded =
+        ctx.store()
+            .read(
+                tx ->
+                    tx.apiKey(h).flatMap(k -> tx.workspace(k.workspaceId()).map(w -> entry(k, w))))
+            .orElseThrow(
+                () -> ServiceException.of(ErrorCode.UNAUTHENTICATED, "the API key is not valid"));
+    Entry raced = cache.asMap().putIfAbsent(h, loaded);
+    if (raced != null) {
+      return raced;
+    }
+    if (!loaded.revoked && marks.get() != before) {
+      boolean revoked =
+          ctx.store().read(tx -> tx.apiKey(h).map(k -> k.revokedAt() != null).orElse(true));
+      if (revoked) {
+        loaded.revoked = true;
+      }
+    }
+    return loaded;
+  }
+
+  /**
+   * Reads where the revocation log ends, once, before any key is loaded: every revocation after
+   * that point is then applied by {@link #refresh}, and every one before it is in what a load
+   * reads.
+   */
+  private void startRevocationLog() {
+    if (seenRevocation < 0) {
+      synchronized (this) {
+        if (seenRevocation < 0) {
+          seenRevocation = ctx.store().read(tx -> tx.lastApiKeyRevocation());
+        }
+      }
+    }
+  }
+
   private static Entry entry(ApiKeyRow k, WorkspaceRow w) {
     Caller caller =
         new Caller(
@@ -141,17 +211,24 @@ public final class ApiKeyOps {
             k.keyHash(),
             k.keyId(),
             ApiKeyRole.of(k.role()),
-            k.approverId());
+            k.approverId(),
+            k.targets());
     return new Entry(caller, k.expiresAt(), k.revokedAt() != null, k.lastUsedAt());
   }
 
   /**
-   * Picks up revocations made by other instances sharing the store (for every cached key), and
-   * records the keys' uses since the last call. Runs off the request path; a store failure is
-   * logged and retried at the next call. Calls run one at a time, so when one returns, every use
-   * noted before it began is written.
+   * Picks up revocations made by other instances sharing the store, and records the keys' uses
+   * since the last call. The store work grows with the revocations and uses since the last call,
+   * never with the number of cached keys. Runs off the request path; a store failure is logged and
+   * retried at the next call. Calls run one at a time, so when one returns, every use noted before
+   * it began is written.
    */
   public synchronized void refresh() {
+    try {
+      applyRevocations();
+    } catch (RuntimeException e) {
+      log.warn("reading API key revocations failed; retrying: {}", e.toString());
+    }
     List<ApiKeyRow.Use> batch = new ArrayList<>();
     for (String h : List.copyOf(uses.keySet())) {
       ApiKeyRow.Use u = uses.remove(h);
@@ -159,42 +236,62 @@ public final class ApiKeyOps {
         batch.add(u);
       }
     }
+    if (batch.isEmpty()) {
+      return;
+    }
     try {
-      if (!batch.isEmpty()) {
-        ctx.store()
-            .inTransaction(
-                tx -> {
-                  tx.recordApiKeyUses(batch, USE_INTERVAL);
-                  return null;
-                });
-      }
-      List<String> live = new ArrayList<>();
-      cache.forEach(
-          (h, e) -> {
-            if (!e.revoked) {
-              live.add(h);
-            }
-          });
-      if (!live.isEmpty()) {
-        Set<String> revoked = ctx.store().read(tx -> tx.revokedApiKeys(live));
-        revoked.forEach(this::markRevoked);
-      }
+      ctx.store()
+          .inTransaction(
+              tx -> {
+                tx.recordApiKeyUses(batch, USE_INTERVAL);
+                return null;
+              });
     } catch (RuntimeException e) {
       batch.forEach(u -> uses.putIfAbsent(u.keyHash(), u));
-      log.warn("refreshing API keys failed; retrying: {}", e.toString());
+      log.warn("recording API key uses failed; retrying: {}", e.toString());
     }
   }
 
-  private void markRevoked(String keyHash) {
-    cache.compute(
-        keyHash,
-        (h, e) -> {
-          if (e == null) {
-            return Entry.revokedKey();
-          }
-          e.revoked = true;
-          return e;
-        });
+  /** Marks the cached keys of the revocation log's entries after the last one applied. */
+  private void applyRevocations() {
+    if (seenRevocation < 0) {
+      seenRevocation = ctx.store().read(tx -> tx.lastApiKeyRevocation());
+      return;
+    }
+    while (true) {
+      long after = seenRevocation;
+      List<ApiKeyRow.Revocation> batch =
+          ctx.store().read(tx -> tx.apiKeyRevocationsAfter(after, REVOCATIONS_PER_READ));
+      if (batch.isEmpty()) {
+        return;
+      }
+      markRevoked(batch.stream().map(ApiKeyRow.Revocation::keyHash).toList());
+      seenRevocation = batch.get(batch.size() - 1).seq();
+      if (batch.size() < REVOCATIONS_PER_READ) {
+        return;
+      }
+    }
+  }
+
+  /** Marks cached keys revoked; keys not cached are read from the store when next met. */
+  private void markRevoked(List<String> keyHashes) {
+    marks.incrementAndGet();
+    for (String h : keyHashes) {
+      cache
+          .asMap()
+          .computeIfPresent(
+              h,
+              (k, e) -> {
+                e.revoked = true;
+                return e;
+              });
+    }
+  }
+
+  /** How many keys the cache holds now (after pending evictions ran). */
+  long cachedKeys() {
+    cache.cleanUp();
+    return cache.estimatedSize();
   }
 
   /** Validates a key creation request against the server's time. */
@@ -224,8 +321,14 @@ public final class ApiKeyOps {
       if (v.required("approver_id", r.approverId())) {
         v.identifier("approver_id", r.approverId());
       }
-    } else if (r.approverId() != null) {
-      v.add("approver_id", "is only for the approver role");
+      targets(v, r.targets());
+    } else {
+      if (r.approverId() != null) {
+        v.add("approver_id", "is only for the approver role");
+      }
+      if (r.targets() != null) {
+        v.add("targets", "is only for the approver role");
+      }
     }
     if (r.expiresAt() != null && !r.expiresAt().isAfter(now)) {
       v.add(
@@ -237,11 +340,50 @@ public final class ApiKeyOps {
   }
 
   /**
+   * An approver key's {@code escalation_to} labels: 1–100 unique labels like {@code resolved_by}.
+   */
+  private static void targets(Validation v, List<String> targets) {
+    if (targets == null) {
+      return;
+    }
+    if (targets.isEmpty() || targets.size() > MAX_TARGETS) {
+      v.add("targets", "must have 1 to " + MAX_TARGETS + " labels, got " + targets.size());
+      return;
+    }
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (int i = 0; i < targets.size(); i++) {
+      String t = targets.get(i);
+      if (t == null) {
+        v.add("targets[" + i + "]", "must be an escalation_to label");
+      } else if (!seen.add(t)) {
+        v.add("targets[" + i + "]", "duplicate label \"" + Validation.clip(t) + "\"");
+      } else {
+        v.identifier("targets[" + i + "]", t);
+      }
+    }
+  }
+
+  /**
    * Creates a key for a workspace (validated by {@link #validate}); the answer holds the secret.
+   *
+   * @throws ServiceException 400 {@code invalid_request} when the workspace already holds {@code
+   *     maxKeysPerWorkspace} live keys (counted under a lock of the workspace's keys, so concurrent
+   *     creations cannot pass the cap together)
    */
   public ApiKey create(Tx tx, String workspaceId, CreateApiKeyRequest r) {
     if (tx.workspace(workspaceId).isEmpty()) {
       throw ServiceException.notFound("workspace");
+    }
+    tx.lock("api-keys:" + workspaceId);
+    int live = tx.countLiveApiKeys(workspaceId, ctx.now());
+    if (live >= maxKeysPerWorkspace) {
+      throw ServiceException.of(
+          ErrorCode.INVALID_REQUEST,
+          "the workspace already has "
+              + live
+              + " API keys that are neither revoked nor expired, its limit of "
+              + maxKeysPerWorkspace
+              + " keys per workspace; revoke keys it no longer needs to make room");
     }
     String secret = "sk_" + ctx.token(32);
     String role = r.role() == null ? "full" : r.role().value();
@@ -257,7 +399,8 @@ public final class ApiKeyOps {
             ctx.now(),
             r.expiresAt(),
             null,
-            null);
+            null,
+            r.targets());
     tx.insertApiKey(row);
     return wire(row, secret);
   }
@@ -323,7 +466,7 @@ public final class ApiKeyOps {
                   }
                   return row.revokedAt(now);
                 });
-    markRevoked(revoked.keyHash());
+    markRevoked(List.of(revoked.keyHash()));
     return wire(revoked, null);
   }
 
@@ -351,6 +494,7 @@ public final class ApiKeyOps {
         k.createdAt(),
         k.expiresAt(),
         k.lastUsedAt(),
-        k.revokedAt());
+        k.revokedAt(),
+        k.targets());
   }
 }

@@ -85,6 +85,17 @@ public final class EscalationOps {
         tx.authorizationForUpdate(ws, e.authorizationId())
             .orElseThrow(() -> ServiceException.notFound("escalation"));
     e = tx.escalation(ws, id).orElseThrow(() -> ServiceException.notFound("escalation"));
+    if (!caller.mayResolveEscalationTo(e.escalationTo())) {
+      throw ServiceException.of(
+          ErrorCode.FORBIDDEN,
+          "this approver key resolves only escalations to "
+              + labels(caller.targets())
+              + " (its targets); escalation "
+              + e.escalationId()
+              + (e.escalationTo() == null
+                  ? " has no escalation_to"
+                  : " goes to \"" + Validation.clip(e.escalationTo()) + "\""));
+    }
     Instant now = ctx.now();
     if (auth.revokedAt() != null) {
       throw conflict("its authorization was revoked");
@@ -181,6 +192,18 @@ public final class EscalationOps {
         PageBudget.fit(ctx.mapper(), page, e -> Mapping.escalation(e, now));
     String next = Cursors.next(filters, fitted.rows(), EscalationRow::escalationId);
     return Outcome.of(200, new EscalationPage(fitted.items(), fitted.rows().hasMore(), next));
+  }
+
+  /** Up to five labels, quoted; how many more there are. */
+  private static String labels(List<String> targets) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < Math.min(5, targets.size()); i++) {
+      b.append(i == 0 ? "" : ", ").append('"').append(Validation.clip(targets.get(i))).append('"');
+    }
+    if (targets.size() > 5) {
+      b.append(" and ").append(targets.size() - 5).append(" more");
+    }
+    return b.toString();
   }
 
   private static ServiceException conflict(String why) {

@@ -1,6 +1,7 @@
 package dev.agentauth.server.store;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -16,6 +17,8 @@ import java.util.Objects;
  * @param expiresAt when the key stops working, or null
  * @param lastUsedAt when the key was last used (written at most once a minute), or null
  * @param revokedAt when the key was revoked, or null
+ * @param targets for an approver key bound to {@code escalation_to} labels, those labels (it
+ *     resolves only escalations to one of them); null for a key bound to none
  */
 public record ApiKeyRow(
     String keyHash,
@@ -28,7 +31,8 @@ public record ApiKeyRow(
     Instant createdAt,
     Instant expiresAt,
     Instant lastUsedAt,
-    Instant revokedAt) {
+    Instant revokedAt,
+    List<String> targets) {
 
   public ApiKeyRow {
     Objects.requireNonNull(keyHash, "keyHash");
@@ -36,13 +40,14 @@ public record ApiKeyRow(
     Objects.requireNonNull(workspaceId, "workspaceId");
     Objects.requireNonNull(role, "role");
     Objects.requireNonNull(createdAt, "createdAt");
+    targets = targets == null ? null : List.copyOf(targets);
   }
 
   /** A {@code full} key with no name, expiry or history: what start-up's bootstrap key is. */
   public static ApiKeyRow full(
       String keyHash, String keyId, String workspaceId, String prefix, Instant createdAt) {
     return new ApiKeyRow(
-        keyHash, keyId, workspaceId, "full", null, null, prefix, createdAt, null, null, null);
+        keyHash, keyId, workspaceId, "full", null, null, prefix, createdAt, null, null, null, null);
   }
 
   /** This row revoked at {@code at}. */
@@ -58,7 +63,8 @@ public record ApiKeyRow(
         createdAt,
         expiresAt,
         lastUsedAt,
-        at);
+        at,
+        targets);
   }
 
   /** This row with {@code lastUsedAt} set and the prefix filled in if it was unknown. */
@@ -74,9 +80,16 @@ public record ApiKeyRow(
         createdAt,
         expiresAt,
         at,
-        revokedAt);
+        revokedAt,
+        targets);
   }
 
   /** A use of a key to record: when, and the prefix of its secret (for keys made before roles). */
   public record Use(String keyHash, Instant at, String prefix) {}
+
+  /**
+   * An entry of the store-wide revocation log: the key whose secret hashes to {@code keyHash} was
+   * revoked, and {@code seq} orders the entry after every revocation committed before it.
+   */
+  public record Revocation(long seq, String keyHash) {}
 }

@@ -11,17 +11,14 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
@@ -40,6 +37,7 @@ public final class MemoryStore implements Store {
   private final Map<String, ApiKeyRow> apiKeys = new HashMap<>();
   private final Map<String, TreeMap<String, String>> apiKeyHashesById = new HashMap<>();
   private final Map<String, String> apiKeyIds = new HashMap<>();
+  private final TreeMap<Long, String> apiKeyRevocations = new TreeMap<>();
   private final Map<String, List<SigningKeyRow>> signingKeys = new HashMap<>();
   private final Map<String, TreeMap<String, AuthorizationRow>> authorizations = new HashMap<>();
   private final Map<String, Long> counters = new HashMap<>();
@@ -221,19 +219,37 @@ public final class MemoryStore implements Store {
         return false;
       }
       put(apiKeys, row.get().keyHash(), row.get().revokedAt(at));
+      put(apiKeyRevocations, lastApiKeyRevocation() + 1, row.get().keyHash());
       return true;
     }
 
     @Override
-    public Set<String> revokedApiKeys(Collection<String> keyHashes) {
-      Set<String> revoked = new HashSet<>();
-      for (String h : keyHashes) {
-        ApiKeyRow row = apiKeys.get(h);
-        if (row != null && row.revokedAt() != null) {
-          revoked.add(h);
+    public List<ApiKeyRow.Revocation> apiKeyRevocationsAfter(long seq, int limit) {
+      List<ApiKeyRow.Revocation> out = new ArrayList<>();
+      for (Map.Entry<Long, String> e : apiKeyRevocations.tailMap(seq, false).entrySet()) {
+        if (out.size() == limit) {
+          break;
+        }
+        out.add(new ApiKeyRow.Revocation(e.getKey(), e.getValue()));
+      }
+      return out;
+    }
+
+    @Override
+    public long lastApiKeyRevocation() {
+      return apiKeyRevocations.isEmpty() ? 0 : apiKeyRevocations.lastKey();
+    }
+
+    @Override
+    public int countLiveApiKeys(String workspaceId, Instant now) {
+      int n = 0;
+      for (String hash : table(apiKeyHashesById, workspaceId).values()) {
+        ApiKeyRow row = apiKeys.get(hash);
+        if (row.revokedAt() == null && (row.expiresAt() == null || row.expiresAt().isAfter(now))) {
+          n++;
         }
       }
-      return revoked;
+      return n;
     }
 
     @Override

@@ -2,10 +2,8 @@ package dev.agentauth.server.store;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /** Workspaces, their API keys and signing keys, and named locks. */
 public interface WorkspaceTx {
@@ -41,12 +39,28 @@ public interface WorkspaceTx {
   Page<ApiKeyRow> listApiKeys(String workspaceId, PageRequest page);
 
   /**
-   * Sets the key's {@code revoked_at} unless it is already revoked; whether this call revoked it.
+   * How many of the workspace's keys count towards its cap: those neither revoked nor expired at
+   * {@code now}. Reads only the index entries of such keys (revoked ones are not in it), so its
+   * cost does not grow with the number of revoked keys.
+   */
+  int countLiveApiKeys(String workspaceId, Instant now);
+
+  /**
+   * Sets the key's {@code revoked_at} unless it is already revoked, and then appends the key to the
+   * store-wide revocation log ({@link #apiKeyRevocationsAfter}); whether this call revoked it.
+   * Entries of the log become visible in the order of their sequence numbers: a transaction that
+   * sees an entry sees every entry with a lower number.
    */
   boolean revokeApiKey(String workspaceId, String keyId, Instant at);
 
-  /** Of the given key hashes, those whose keys are revoked (at most a few hundred per call). */
-  Set<String> revokedApiKeys(Collection<String> keyHashes);
+  /**
+   * The revocation log's entries after {@code seq}, lowest first, at most {@code limit}: a range
+   * read on the log's key, whose cost depends on the entries returned only.
+   */
+  List<ApiKeyRow.Revocation> apiKeyRevocationsAfter(long seq, int limit);
+
+  /** The highest sequence number in the revocation log, or 0 when it is empty. */
+  long lastApiKeyRevocation();
 
   /**
    * Records uses of keys: sets {@code last_used_at} where it is unset or at least {@code

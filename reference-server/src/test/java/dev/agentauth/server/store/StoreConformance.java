@@ -605,7 +605,8 @@ public abstract class StoreConformance {
             at(-60),
             at(3600),
             at(-30),
-            null);
+            null,
+            List.of("security", "compliance"));
     write(
         tx -> {
           tx.insertApiKey(approver);
@@ -634,6 +635,7 @@ public abstract class StoreConformance {
               null,
               "prefix0" + i,
               at(i),
+              null,
               null,
               null,
               null));
@@ -666,7 +668,8 @@ public abstract class StoreConformance {
           tx.insertApiKey(k);
           tx.insertApiKey(other);
         });
-    assertThat(read((Tx tx) -> tx.revokedApiKeys(List.of(k.keyHash(), other.keyHash())))).isEmpty();
+    long before = read((Tx tx) -> tx.lastApiKeyRevocation());
+    assertThat(read((Tx tx) -> tx.apiKeyRevocationsAfter(before, 10))).isEmpty();
     assertThat((boolean) store.inTransaction(tx -> tx.revokeApiKey(WS_B, k.keyId(), at(5))))
         .isFalse();
     assertThat((boolean) store.inTransaction(tx -> tx.revokeApiKey(WS_A, k.keyId(), at(5))))
@@ -679,14 +682,80 @@ public abstract class StoreConformance {
           assertThat(tx.apiKey(other.keyHash())).contains(other);
           return null;
         });
-    // More hashes than one query takes, most of them unknown.
-    List<String> asked = new ArrayList<>();
-    for (int i = 0; i < 150; i++) {
-      asked.add(String.format("%064x", 1000 + i));
+    // The log holds the one revocation, after what was there before, and nothing for a refusal.
+    List<ApiKeyRow.Revocation> log = read((Tx tx) -> tx.apiKeyRevocationsAfter(before, 10));
+    assertThat(log).extracting(ApiKeyRow.Revocation::keyHash).containsExactly(k.keyHash());
+    assertThat(log.get(0).seq()).isGreaterThan(before);
+    assertThat(read((Tx tx) -> tx.lastApiKeyRevocation())).isEqualTo(log.get(0).seq());
+    assertThat(read((Tx tx) -> tx.apiKeyRevocationsAfter(log.get(0).seq(), 10))).isEmpty();
+  }
+
+  @Test
+  void theRevocationLogIsReadInOrderAfterAnEntryAndAtMostLimitAtATime() {
+    List<ApiKeyRow> keys = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      keys.add(apiKey(String.format("%02x", 0x70 + i).repeat(32), WS_A, T0));
     }
-    asked.add(75, k.keyHash());
-    asked.add(other.keyHash());
-    assertThat(read((Tx tx) -> tx.revokedApiKeys(asked))).containsExactly(k.keyHash());
+    write(tx -> keys.forEach(tx::insertApiKey));
+    long before = read((Tx tx) -> tx.lastApiKeyRevocation());
+    for (ApiKeyRow k : keys) {
+      store.inTransaction(tx -> tx.revokeApiKey(WS_A, k.keyId(), at(1)));
+    }
+    // A revocation rolled back leaves no entry.
+    ApiKeyRow spared = apiKey("7f".repeat(32), WS_A, T0);
+    write(tx -> tx.insertApiKey(spared));
+    assertThatThrownBy(
+            () ->
+                store.inTransaction(
+                    tx -> {
+                      tx.revokeApiKey(WS_A, spared.keyId(), at(2));
+                      throw new IllegalStateException("roll back");
+                    }))
+        .isInstanceOf(IllegalStateException.class);
+    List<ApiKeyRow.Revocation> first = read((Tx tx) -> tx.apiKeyRevocationsAfter(before, 3));
+    assertThat(first)
+        .extracting(ApiKeyRow.Revocation::keyHash)
+        .containsExactly(keys.get(0).keyHash(), keys.get(1).keyHash(), keys.get(2).keyHash());
+    List<ApiKeyRow.Revocation> rest =
+        read((Tx tx) -> tx.apiKeyRevocationsAfter(first.get(2).seq(), 3));
+    assertThat(rest)
+        .extracting(ApiKeyRow.Revocation::keyHash)
+        .containsExactly(keys.get(3).keyHash(), keys.get(4).keyHash());
+    assertThat(rest.get(0).seq()).isGreaterThan(first.get(2).seq());
+    assertThat(rest.get(1).seq()).isGreaterThan(rest.get(0).seq());
+    assertThat(read((Tx tx) -> tx.apiKeyRevocationsAfter(rest.get(1).seq(), 3))).isEmpty();
+  }
+
+  @Test
+  void liveKeysCountNeitherRevokedNorExpiredOnesNorOtherWorkspaces() {
+    ApiKeyRow forever = apiKey("80".repeat(32), WS_A, T0);
+    ApiKeyRow revoked = apiKey("81".repeat(32), WS_A, T0);
+    ApiKeyRow other = apiKey("82".repeat(32), WS_B, T0);
+    ApiKeyRow expiring =
+        new ApiKeyRow(
+            "83".repeat(32),
+            "key_01jdq4zk3m00000000000expi",
+            WS_A,
+            "agent",
+            null,
+            null,
+            null,
+            T0,
+            at(60),
+            null,
+            null,
+            null);
+    write(
+        tx -> {
+          for (ApiKeyRow k : List.of(forever, revoked, other, expiring)) {
+            tx.insertApiKey(k);
+          }
+        });
+    store.inTransaction(tx -> tx.revokeApiKey(WS_A, revoked.keyId(), at(1)));
+    assertThat(read((Tx tx) -> tx.countLiveApiKeys(WS_A, at(59)))).isEqualTo(2);
+    assertThat(read((Tx tx) -> tx.countLiveApiKeys(WS_A, at(60)))).isEqualTo(1);
+    assertThat(read((Tx tx) -> tx.countLiveApiKeys(WS_B, at(60)))).isEqualTo(1);
+    assertThat(read((Tx tx) -> tx.countLiveApiKeys("ws_none", at(0)))).isZero();
   }
 
   @Test

@@ -33,14 +33,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Collections;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The {@link Tx} of a JDBC store: each method is one SQL statement on the transaction's connection.
@@ -344,9 +340,10 @@ abstract class JdbcTx implements Tx {
 
   private static final String API_KEY_COLUMNS =
       "key_hash, key_id, workspace_id, role, name, approver_id, prefix, created_at, expires_at,"
-          + " last_used_at, revoked_at";
+          + " last_used_at, revoked_at, targets";
 
-  private static ApiKeyRow apiKeyRow(ResultSet rs) throws SQLException {
+  private ApiKeyRow apiKeyRow(ResultSet rs) throws SQLException {
+    String targets = rs.getString(12);
     return new ApiKeyRow(
         rs.getString(1),
         rs.getString(2),
@@ -358,14 +355,15 @@ abstract class JdbcTx implements Tx {
         instant(rs, 8),
         instant(rs, 9),
         instant(rs, 10),
-        instant(rs, 11));
+        instant(rs, 11),
+        targets == null ? null : fromJson(targets, STRINGS));
   }
 
   @Override
   public Optional<ApiKeyRow> apiKey(String keyHash) {
     return one(
         "SELECT " + API_KEY_COLUMNS + " FROM api_keys WHERE key_hash = ?",
-        JdbcTx::apiKeyRow,
+        this::apiKeyRow,
         keyHash);
   }
 
@@ -373,7 +371,7 @@ abstract class JdbcTx implements Tx {
   public Optional<ApiKeyRow> apiKeyById(String workspaceId, String keyId) {
     return one(
         "SELECT " + API_KEY_COLUMNS + " FROM api_keys WHERE workspace_id = ? AND key_id = ?",
-        JdbcTx::apiKeyRow,
+        this::apiKeyRow,
         workspaceId,
         keyId);
   }
@@ -381,7 +379,9 @@ abstract class JdbcTx implements Tx {
   @Override
   public void insertApiKey(ApiKeyRow row) {
     update(
-        "INSERT INTO api_keys (" + API_KEY_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO api_keys ("
+            + API_KEY_COLUMNS
+            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         row.keyHash(),
         row.keyId(),
         row.workspaceId(),
@@ -392,7 +392,8 @@ abstract class JdbcTx implements Tx {
         row.createdAt(),
         millis(row.expiresAt()),
         millis(row.lastUsedAt()),
-        millis(row.revokedAt()));
+        millis(row.revokedAt()),
+        row.targets() == null ? null : toJson(row.targets()));
   }
 
   @Override
@@ -401,40 +402,60 @@ abstract class JdbcTx implements Tx {
         new StringBuilder("SELECT " + API_KEY_COLUMNS + " FROM api_keys WHERE workspace_id = ?");
     List<Object> params = new ArrayList<>(List.of(workspaceId));
     afterAndLimit(sql, params, "key_id", page.after(), page.limit());
-    return page(query(sql.toString(), JdbcTx::apiKeyRow, params.toArray()), page.limit());
+    return page(query(sql.toString(), this::apiKeyRow, params.toArray()), page.limit());
   }
+
+  @Override
+  public int countLiveApiKeys(String workspaceId, Instant now) {
+    // Two range reads of the partial index of unrevoked keys, skipping the expired ones.
+    return one(
+            "SELECT (SELECT COUNT(*) FROM api_keys WHERE workspace_id = ? AND revoked_at IS NULL"
+                + " AND expires_at IS NULL) + (SELECT COUNT(*) FROM api_keys WHERE workspace_id"
+                + " = ? AND revoked_at IS NULL AND expires_at > ?)",
+            rs -> rs.getInt(1),
+            workspaceId,
+            workspaceId,
+            now)
+        .orElse(0);
+  }
+
+  /** Serializes revocations so that the log's entries commit in the order of their numbers. */
+  private static final String REVOCATION_LOCK = "api-key-revocations";
 
   @Override
   public boolean revokeApiKey(String workspaceId, String keyId, Instant at) {
-    return update(
-            "UPDATE api_keys SET revoked_at = ? WHERE workspace_id = ? AND key_id = ?"
-                + " AND revoked_at IS NULL",
-            at,
-            workspaceId,
-            keyId)
-        == 1;
-  }
-
-  /** Hashes per revocation query; shorter lists are padded, so there is one statement text. */
-  private static final int REVOKED_BATCH = 64;
-
-  private static final String REVOKED_SQL =
-      "SELECT key_hash FROM api_keys WHERE revoked_at IS NOT NULL AND key_hash IN ("
-          + String.join(", ", Collections.nCopies(REVOKED_BATCH, "?"))
-          + ")";
-
-  @Override
-  public Set<String> revokedApiKeys(Collection<String> keyHashes) {
-    Set<String> revoked = new HashSet<>();
-    List<String> all = List.copyOf(keyHashes);
-    for (int from = 0; from < all.size(); from += REVOKED_BATCH) {
-      Object[] params = new Object[REVOKED_BATCH];
-      for (int i = 0; i < REVOKED_BATCH; i++) {
-        params[i] = all.get(Math.min(from + i, all.size() - 1));
-      }
-      revoked.addAll(query(REVOKED_SQL, rs -> rs.getString(1), params));
+    lock(REVOCATION_LOCK);
+    boolean revoked =
+        update(
+                "UPDATE api_keys SET revoked_at = ? WHERE workspace_id = ? AND key_id = ?"
+                    + " AND revoked_at IS NULL",
+                at,
+                workspaceId,
+                keyId)
+            == 1;
+    if (revoked) {
+      update(
+          "INSERT INTO api_key_revocations (key_hash) SELECT key_hash FROM api_keys"
+              + " WHERE workspace_id = ? AND key_id = ?",
+          workspaceId,
+          keyId);
     }
     return revoked;
+  }
+
+  @Override
+  public List<ApiKeyRow.Revocation> apiKeyRevocationsAfter(long seq, int limit) {
+    return query(
+        "SELECT seq, key_hash FROM api_key_revocations WHERE seq > ? ORDER BY seq LIMIT ?",
+        rs -> new ApiKeyRow.Revocation(rs.getLong(1), rs.getString(2)),
+        seq,
+        limit);
+  }
+
+  @Override
+  public long lastApiKeyRevocation() {
+    return one("SELECT COALESCE(MAX(seq), 0) FROM api_key_revocations", rs -> rs.getLong(1))
+        .orElse(0L);
   }
 
   @Override
