@@ -50,6 +50,7 @@ public final class MemoryStore implements Store {
   private final Map<String, String> latestEscalation = new HashMap<>();
   private final Map<String, TreeMap<String, BundleRow>> bundles = new HashMap<>();
   private final Map<String, TreeMap<String, TombstoneRow>> tombstones = new HashMap<>();
+  private final Map<String, TreeMap<String, TombstoneRow>> tombstonePatterns = new HashMap<>();
   private final Map<String, TreeMap<String, ReceiptRow>> receipts = new HashMap<>();
   private final TreeMap<String, ReceiptRow> pending = new TreeMap<>();
   private final Map<String, IdempotencyRow> idempotency = new HashMap<>();
@@ -434,6 +435,27 @@ public final class MemoryStore implements Store {
     @Override
     public Page<TombstoneRow> listTombstones(String workspaceId, PageRequest page) {
       return page(table(tombstones, workspaceId), page, t -> true);
+    }
+
+    @Override
+    public Optional<TombstoneRow> tombstonePattern(String workspaceId, String resourcePattern) {
+      return Optional.ofNullable(table(tombstonePatterns, workspaceId).get(resourcePattern));
+    }
+
+    @Override
+    public void insertTombstonePattern(TombstoneRow row) {
+      put(table(tombstonePatterns, row.workspaceId()), row.resourcePattern(), row);
+    }
+
+    @Override
+    public List<String> tombstonePatterns(String workspaceId) {
+      TreeMap<String, TombstoneRow> t = tombstonePatterns.get(workspaceId);
+      return t == null ? List.of() : List.copyOf(t.keySet());
+    }
+
+    @Override
+    public Page<TombstoneRow> listTombstonePatterns(String workspaceId, PageRequest page) {
+      return page(table(tombstonePatterns, workspaceId), page, t -> true);
     }
 
     @Override
