@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MemoryStoreFloodIT {
   private static final String HEAP = "-Xmx768m";
-  private static final Duration FLOOD = Duration.ofSeconds(20);
-  private static final int ATTACKERS = 16;
+  private static final Duration FLOOD = Duration.ofSeconds(15);
+  private static final int ATTACKERS = 8;
 
   @TempDir Path work;
   private HostileServer s;
