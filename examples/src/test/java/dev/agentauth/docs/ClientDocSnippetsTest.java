@@ -634,16 +634,22 @@ class ClientDocSnippetsTest {
     // spotless:off
     // @start region="tombstones"
     client.tombstones().create("mailbox:42", "account closed");
+    client.tombstones().createPattern("archive/*", "archived mail is read-only");
     for (Tombstone t : client.tombstones().listAutoPaging(ListParams.none())) {
-      report.add(t.resource() + ": " + t.reason());
+      String what = t.resource() != null ? t.resource() : "pattern " + t.resourcePattern();
+      report.add(what + ": " + t.reason());
     }
     // @end region="tombstones"
     // spotless:on
 
-    assertThat(report).containsExactly("mailbox:42: account closed");
+    assertThat(report)
+        .containsExactly(
+            "mailbox:42: account closed", "pattern archive/*: archived mail is read-only");
     CheckParams.Builder params = CheckParams.builder().authorizationId(authId).scope("email.send");
     assertThat(check(client, params.resource("mailbox:42").build()).reason())
         .isEqualTo(Reason.RESOURCE_TOMBSTONED);
     assertThat(check(client, params.resource("mailbox:43").build()).isAllowed()).isTrue();
+    assertThat(check(client, params.resource("archive/2024/7").build()).reason())
+        .isEqualTo(Reason.RESOURCE_TOMBSTONED);
   }
 }

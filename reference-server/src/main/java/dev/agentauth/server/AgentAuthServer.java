@@ -217,6 +217,23 @@ public final class AgentAuthServer implements AutoCloseable {
         .description("Receipts whose signature this process stored")
         .register(metrics);
     registerQuotaMetrics();
+    if (store instanceof MemoryStore memory) {
+      Gauge.builder("agentauth_memory_store_bytes", memory, MemoryStore::heldBytes)
+          .description("Estimated bytes of the records of checks the memory store holds")
+          .register(metrics);
+      Gauge.builder("agentauth_memory_store_max_bytes", memory, MemoryStore::maxBytes)
+          .description("The memory store's bound; past it the oldest records are evicted")
+          .register(metrics);
+      FunctionCounter.builder(
+              "agentauth_memory_store_evicted_receipts", memory, MemoryStore::evictedReceipts)
+          .description("Receipts the memory store evicted (gone for good)")
+          .register(metrics);
+      FunctionCounter.builder(
+              "agentauth_memory_store_evicted_records", memory, MemoryStore::evictedRecords)
+          .description(
+              "Records the memory store evicted: receipts, idempotency records, nonces, escalations")
+          .register(metrics);
+    }
     AtomicReference<Server> jetty = new AtomicReference<>();
     TestClock testClock = config.testClock && clock instanceof TestClock t ? t : null;
     ReceiptOps receipts = new ReceiptOps(ctx, () -> baseUrlForReceipts);

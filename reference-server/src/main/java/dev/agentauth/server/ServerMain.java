@@ -266,6 +266,17 @@ public final class ServerMain implements Callable<Integer> {
 
   // ----
 
+  // ---- memory store bound (issue 25 item 8)
+
+  @Option(
+      names = "--memory-store-max-bytes",
+      defaultValue = "${env:AGENTAUTH_MEMORY_STORE_MAX_BYTES:-0}",
+      description =
+          "With --store memory: the estimated bytes of receipts, idempotency records, nonces and"
+              + " escalations kept before the oldest are evicted (gone for good); 0 = a quarter of"
+              + " the maximum heap (default).")
+  long memoryStoreMaxBytes;
+
   @Spec CommandSpec spec;
 
   /** The exit code when the store cannot be opened. */
@@ -467,7 +478,21 @@ public final class ServerMain implements Callable<Integer> {
   /** Opens the store {@code --store} names; null (after saying why) when it cannot. */
   private Store openStore(String spec, PrintWriter err) {
     if ("memory".equals(spec)) {
-      return new MemoryStore();
+      if (memoryStoreMaxBytes < 0) {
+        err.println(
+            "agentauth-server: --memory-store-max-bytes must be 0 (a quarter of the heap) or"
+                + " positive, got "
+                + memoryStoreMaxBytes);
+        return null;
+      }
+      MemoryStore memory =
+          memoryStoreMaxBytes == 0 ? new MemoryStore() : new MemoryStore(memoryStoreMaxBytes);
+      err.println(
+          "agentauth-server: the memory store keeps at most "
+              + (memory.maxBytes() >> 20)
+              + " MiB of receipts and other records of checks, evicting the oldest (gone for"
+              + " good), and loses everything on exit: it is for tests and demos.");
+      return memory;
     }
     try {
       if (spec.startsWith("sqlite:") && spec.length() > "sqlite:".length()) {

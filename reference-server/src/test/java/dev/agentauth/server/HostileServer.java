@@ -57,6 +57,10 @@ final class HostileServer implements AutoCloseable {
           .build();
 
   private final Path work;
+
+  /** The {@code --store} argument; null for SQLite in {@link #database()}. */
+  private final String store;
+
   private final String heap;
   private final List<String> extraArgs;
   private final Map<String, String> extraEnv;
@@ -66,8 +70,9 @@ final class HostileServer implements AutoCloseable {
   String victimAuthorization;
 
   private HostileServer(
-      Path work, String heap, List<String> extraArgs, Map<String, String> extraEnv) {
+      Path work, String store, String heap, List<String> extraArgs, Map<String, String> extraEnv) {
     this.work = work;
+    this.store = store;
     this.heap = heap;
     this.extraArgs = List.copyOf(extraArgs);
     this.extraEnv = Map.copyOf(extraEnv);
@@ -77,8 +82,20 @@ final class HostileServer implements AutoCloseable {
   static HostileServer startServer(
       Path work, String heap, List<String> extraArgs, Map<String, String> extraEnv)
       throws Exception {
-    HostileServer s = new HostileServer(work, heap, extraArgs, extraEnv);
+    HostileServer s = new HostileServer(work, null, heap, extraArgs, extraEnv);
     s.restart();
+    return s;
+  }
+
+  /**
+   * Like {@link #start}, on the store {@code store} names as {@code --store} does (e.g. {@code
+   * memory}) instead of SQLite.
+   */
+  static HostileServer startOn(String store, Path work, String heap, String... extraArgs)
+      throws Exception {
+    HostileServer s = new HostileServer(work, store, heap, List.of(extraArgs), Map.of());
+    s.restart();
+    s.addVictim();
     return s;
   }
 
@@ -96,7 +113,9 @@ final class HostileServer implements AutoCloseable {
   /** Starts (again) a server process on the same database and options. */
   void restart() throws Exception {
     Files.createDirectories(database().getParent());
-    List<String> args = new ArrayList<>(List.of("--port", "0", "--store", "sqlite:" + database()));
+    List<String> args =
+        new ArrayList<>(
+            List.of("--port", "0", "--store", store != null ? store : "sqlite:" + database()));
     args.addAll(extraArgs);
     Map<String, String> env = new HashMap<>();
     env.put("AGENTAUTH_ADMIN_TOKEN", ADMIN);

@@ -11,7 +11,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Tombstones: permanent blocks on exact resource strings (decisions §8). */
+/**
+ * Tombstones: permanent blocks on exact resource strings (decisions §8), and on every resource a
+ * pattern matches (issue 25 item 11).
+ */
 class TombstonesIT {
   private static final String TOMBSTONES = "/v1/tombstones";
 
@@ -87,7 +90,8 @@ class TombstonesIT {
         .isEqualTo(
             h.json(
                 """
-                {"resource":"doc/1","reason":"legal hold","created_at":"2026-11-22T10:00:00.000Z"}"""));
+                {"resource":"doc/1","resource_pattern":null,"reason":"legal hold",
+                 "created_at":"2026-11-22T10:00:00.000Z"}"""));
   }
 
   @Test
@@ -204,5 +208,255 @@ class TombstonesIT {
 
     assertThat(listed("")).isEmpty();
     assertThat(tombstone("r".repeat(256), "x".repeat(2000)).status()).isEqualTo(201);
+  }
+
+  private Resp tombstonePattern(String pattern, String reason) {
+    ObjectNode body = h.json("{}").put("resource_pattern", pattern);
+    if (reason != null) {
+      body.put("reason", reason);
+    }
+    return h.post(TOMBSTONES, body);
+  }
+
+  /** The evasions of issue 25: each differs from "db/prod" as a string, not as a resource. */
+  private static final List<String> EVASIONS =
+      List.of("db/prod ", "db/prod/", "db/./prod", "db/PROD", "db/prod\u200b");
+
+  @Test
+  void patternTombstoneReturns201WithThePatternAndNoResource() {
+    Resp r = tombstonePattern("db/prod*", "production");
+
+    assertThat(r.status()).as(r.raw()).isEqualTo(201);
+    assertThat(r.body())
+        .isEqualTo(
+            h.json(
+                """
+                {"resource":null,"resource_pattern":"db/prod*","reason":"production",
+                 "created_at":"2026-11-22T10:00:00.000Z"}"""));
+    h.clock.advance(Duration.ofHours(1));
+    Resp again = tombstonePattern("db/prod*", "other");
+    assertThat(again.status()).as(again.raw()).isEqualTo(200);
+    assertThat(again.raw()).isEqualTo(r.raw());
+  }
+
+  @Test
+  void exactTombstonesStayExactStringsByDesign() {
+    // The server compares resource strings as given (docs/server.md, "Normalise resources"): an
+    // exact tombstone on db/prod does not block strings that a resource system might read as the
+    // same resource. This is what the docs tell integrators to normalise away.
+    String id = authorization();
+    assertThat(tombstone("db/prod", null).status()).isEqualTo(201);
+
+    assertThat(decision(check(id, "db/prod"))).isEqualTo("deny/resource_tombstoned");
+    for (String evasion : EVASIONS) {
+      assertThat(decision(check(id, evasion)))
+          .as("\"%s\"", evasion)
+          .isEqualTo("allow/authorization_granted_scope_active");
+    }
+  }
+
+  @Test
+  void aPrefixPatternCatchesTheSuffixEvasions() {
+    String id = authorization();
+    assertThat(tombstonePattern("db/prod*", null).status()).isEqualTo(201);
+
+    for (String blocked :
+        List.of("db/prod", "db/prod ", "db/prod/", "db/prod\u200b", "db/prod/x")) {
+      assertThat(decision(check(id, blocked)))
+          .as("\"%s\"", blocked)
+          .isEqualTo("deny/resource_tombstoned");
+    }
+    // Case and path segments are the resource system's business: a glob is case-sensitive and
+    // does not resolve "./"; these two need the normalisation the docs describe.
+    for (String passes : List.of("db/./prod", "db/PROD", "db/other")) {
+      assertThat(decision(check(id, passes)))
+          .as("\"%s\"", passes)
+          .isEqualTo("allow/authorization_granted_scope_active");
+    }
+    assertThat(decision(check(id, null))).isEqualTo("allow/authorization_granted_scope_active");
+  }
+
+  @Test
+  void normalisingBeforeCheckingAndPatternsTogetherCatchEveryEvasion() {
+    // The recipe of docs/server.md: canonicalise the identifier (trim, NFC, drop invisible
+    // format characters, resolve "." segments and trailing slashes, lower-case for a
+    // case-insensitive resource system) before both tombstoning and checking.
+    String id = authorization();
+    assertThat(tombstone(normalise("db/prod"), null).status()).isEqualTo(201);
+
+    for (String evasion : EVASIONS) {
+      assertThat(decision(check(id, normalise(evasion))))
+          .as("\"%s\" normalised to \"%s\"", evasion, normalise(evasion))
+          .isEqualTo("deny/resource_tombstoned");
+    }
+    assertThat(decision(check(id, normalise("db/production"))))
+        .isEqualTo("allow/authorization_granted_scope_active");
+  }
+
+  /** The normalisation docs/server.md describes, for a case-insensitive, path-like resource. */
+  private static String normalise(String resource) {
+    String s = java.text.Normalizer.normalize(resource, java.text.Normalizer.Form.NFC);
+    s = s.replaceAll("\\p{Cf}", "").strip().toLowerCase(java.util.Locale.ROOT);
+    List<String> segments = new ArrayList<>();
+    for (String segment : s.split("/")) {
+      if (!segment.isEmpty() && !segment.equals(".")) {
+        segments.add(segment);
+      }
+    }
+    return String.join("/", segments);
+  }
+
+  @Test
+  void patternsUseTheResourcePatternMatcher() {
+    String id = authorization();
+    assertThat(tombstonePattern("mail/[!0-9]?x", null).status()).isEqualTo(201);
+
+    assertThat(decision(check(id, "mail/abx"))).isEqualTo("deny/resource_tombstoned");
+    assertThat(decision(check(id, "mail/1bx")))
+        .isEqualTo("allow/authorization_granted_scope_active");
+    assertThat(decision(check(id, "mail/abxy")))
+        .isEqualTo("allow/authorization_granted_scope_active");
+    // the pattern is not an exact tombstone of its own text
+    assertThat(decision(check(id, "mail/[!0-9]?x")))
+        .isEqualTo("allow/authorization_granted_scope_active");
+  }
+
+  @Test
+  void aPatternTombstoneAppliesToTheNextCheckOnAWarmServer() {
+    String id = authorization();
+    assertThat(tombstonePattern("other/*", null).status()).isEqualTo(201);
+    for (int i = 0; i < 3; i++) {
+      assertThat(decision(check(id, "db/prod/" + i)))
+          .isEqualTo("allow/authorization_granted_scope_active");
+    }
+
+    assertThat(tombstonePattern("db/*", null).status()).isEqualTo(201);
+
+    assertThat(decision(check(id, "db/prod/0"))).isEqualTo("deny/resource_tombstoned");
+    assertThat(decision(check(id, "other/x"))).isEqualTo("deny/resource_tombstoned");
+  }
+
+  @Test
+  void aCheckOfManyScopesAgainstAPatternIsDeniedForEachWithItsReceipt() {
+    Resp a =
+        h.post(
+            "/v1/authorizations",
+            h.json(
+                """
+                {"user_id":"u1","agent_id":"a1","scopes":[{"name":"s.a"},{"name":"s.b"}],
+                 "expires_at":"2026-11-23T10:00:00Z"}"""));
+    String id = a.body().path("authorization_id").asText();
+    assertThat(tombstonePattern("db/*", null).status()).isEqualTo(201);
+
+    Resp r =
+        h.post(
+            "/v1/check",
+            h.json("{\"scopes\":[\"s.a\",\"s.b\",\"s.c\"],\"resource\":\"db/x\"}")
+                .put("authorization_id", id));
+    assertThat(r.body().at("/results/s.a/reason").asText()).isEqualTo("resource_tombstoned");
+    assertThat(r.body().at("/results/s.b/reason").asText()).isEqualTo("resource_tombstoned");
+    assertThat(r.body().at("/results/s.c/reason").asText()).isEqualTo("scope_not_authorized");
+    assertThat(h.verifyChain(id)).isEqualTo(4);
+  }
+
+  @Test
+  void patternTombstonesAreScopedPerWorkspace() {
+    String id = authorization();
+    String mine = h.apiKey();
+    h.useApiKey(h.newWorkspace("ws_other", "pro"));
+    assertThat(tombstonePattern("*", null).status()).isEqualTo(201);
+
+    h.useApiKey(mine);
+    assertThat(decision(check(id, "anything")))
+        .isEqualTo("allow/authorization_granted_scope_active");
+    assertThat(listed("")).isEmpty();
+  }
+
+  @Test
+  void listShowsExactTombstonesThenPatternsAcrossPages() {
+    for (String r : List.of("b", "a")) {
+      assertThat(tombstone(r, null).status()).isEqualTo(201);
+    }
+    for (String p : List.of("z*", "y*", "x*")) {
+      assertThat(tombstonePattern(p, null).status()).isEqualTo(201);
+    }
+    for (int limit = 1; limit <= 6; limit++) {
+      List<String> seen = new ArrayList<>();
+      String cursor = null;
+      do {
+        Resp r =
+            h.get(TOMBSTONES + "?limit=" + limit + (cursor == null ? "" : "&cursor=" + cursor));
+        assertThat(r.status()).as(r.raw()).isEqualTo(200);
+        assertThat(r.body().path("tombstones").size()).isLessThanOrEqualTo(limit);
+        r.body()
+            .path("tombstones")
+            .forEach(
+                t ->
+                    seen.add(
+                        t.path("resource").isNull()
+                            ? "pattern:" + t.path("resource_pattern").asText()
+                            : t.path("resource").asText()));
+        cursor =
+            r.body().path("has_more").asBoolean() ? r.body().path("next_cursor").asText() : null;
+      } while (cursor != null);
+      assertThat(seen)
+          .as("limit %d", limit)
+          .containsExactly("a", "b", "pattern:x*", "pattern:y*", "pattern:z*");
+    }
+  }
+
+  @Test
+  void invalidPatternTombstonesReturn400NamingTheField() {
+    assertInvalid(
+        h.post(TOMBSTONES, h.json("{\"resource\":\"a\",\"resource_pattern\":\"a*\"}")),
+        "resource_pattern");
+    assertInvalid(h.post(TOMBSTONES, h.json("{\"reason\":\"x\"}")), "resource");
+    assertInvalid(h.post(TOMBSTONES, h.json("{\"resource_pattern\":\"\"}")), "resource_pattern");
+    assertInvalid(
+        h.post(TOMBSTONES, h.json("{\"resource_pattern\":\"" + "*".repeat(257) + "\"}")),
+        "resource_pattern");
+    assertInvalid(
+        h.post(TOMBSTONES, h.json("{\"resource_pattern\":\"a\\u0000*\"}")), "resource_pattern");
+    assertInvalid(h.post(TOMBSTONES, h.json("{\"resource_pattern\":7}")), "resource_pattern");
+
+    assertThat(listed("")).isEmpty();
+    assertThat(tombstonePattern("*".repeat(256), null).status()).isEqualTo(201);
+  }
+
+  @Test
+  void aWorkspaceHoldsAtMost100PatternTombstones() {
+    for (int i = 0; i < 100; i++) {
+      assertThat(tombstonePattern("p" + i + "/*", null).status()).isEqualTo(201);
+    }
+
+    assertInvalid(tombstonePattern("p100/*", null), "resource_pattern");
+    // the existing ones are still answered, and exact tombstones are not capped
+    assertThat(tombstonePattern("p7/*", null).status()).isEqualTo(200);
+    assertThat(tombstone("p100/x", null).status()).isEqualTo(201);
+    // another workspace has its own allowance
+    h.useApiKey(h.newWorkspace("ws_other", "pro"));
+    assertThat(tombstonePattern("p100/*", null).status()).isEqualTo(201);
+  }
+
+  @Test
+  void aCheckAgainstTheMostPatternsStaysFast() {
+    // The matcher's worst case, 100 times: each pattern matches 250 characters of the resource
+    // from every start before it fails, pattern × resource steps per pattern (6.4 million in
+    // all, never exponential), so a check stays within milliseconds.
+    String id = authorization();
+    for (int i = 0; i < 100; i++) {
+      String pattern = "*" + "a".repeat(250) + "b" + i;
+      assertThat(tombstonePattern(pattern, null).status()).as(pattern).isEqualTo(201);
+    }
+    String resource = "a".repeat(256);
+    check(id, resource); // warm up
+    long worst = 0;
+    for (int i = 0; i < 20; i++) {
+      long start = System.nanoTime();
+      Resp r = check(id, resource);
+      worst = Math.max(worst, System.nanoTime() - start);
+      assertThat(decision(r)).isEqualTo("allow/authorization_granted_scope_active");
+    }
+    assertThat(Duration.ofNanos(worst)).isLessThan(Duration.ofMillis(250));
   }
 }

@@ -7,9 +7,11 @@ import dev.agentauth.model.Tombstone;
 import dev.agentauth.model.TombstonePage;
 
 /**
- * Workspace tombstones ({@code /v1/tombstones}): permanent blocks on exact resource strings; checks
- * on a tombstoned resource are denied with {@code resource_tombstoned}. Tombstones produce no
- * receipt and cannot be removed.
+ * Workspace tombstones ({@code /v1/tombstones}): permanent blocks on exact resource strings or on
+ * every resource a pattern matches; checks on a tombstoned resource are denied with {@code
+ * resource_tombstoned}. The server compares resource strings as given: normalise resource
+ * identifiers the same way before tombstoning and before checking. Tombstones produce no receipt
+ * and cannot be removed.
  *
  * <pre>{@code
  * client.tombstones().create("mailbox:42", "account closed");
@@ -72,6 +74,48 @@ public final class TombstoneService {
   public ApiResponse<Tombstone> createWithResponse(
       String resource, String reason, RequestOptions options) {
     return transport.execute(Endpoints.createTombstone(resource, reason), options);
+  }
+
+  /**
+   * Tombstones every resource that {@code resourcePattern} matches ({@code POST /v1/tombstones}
+   * with {@code resource_pattern}), with the matcher of a scope's {@code resource_pattern}: {@code
+   * *} any run of characters, {@code ?} one, {@code [seq]}, {@code [!seq]}; case-sensitive, whole
+   * string. Tombstoning the same pattern again returns the existing tombstone. A workspace may have
+   * at most 100 pattern tombstones.
+   *
+   * <pre>{@code
+   * client.tombstones().createPattern("db/prod*", "production is off limits");
+   * }</pre>
+   *
+   * @param resourcePattern the pattern of the resources to block
+   * @param reason why, or {@code null}
+   */
+  public Tombstone createPattern(String resourcePattern, String reason) {
+    return createPattern(resourcePattern, reason, RequestOptions.none());
+  }
+
+  /**
+   * Like {@link #createPattern(String, String)}, with per-call options.
+   *
+   * @param resourcePattern the pattern of the resources to block
+   * @param reason why, or {@code null}
+   * @param options per-call timeout, retries, idempotency key, headers
+   */
+  public Tombstone createPattern(String resourcePattern, String reason, RequestOptions options) {
+    return createPatternWithResponse(resourcePattern, reason, options).value();
+  }
+
+  /**
+   * Like {@link #createPattern(String, String, RequestOptions)}, returning the status, headers and
+   * {@code X-Request-Id} with the value.
+   *
+   * @param resourcePattern the pattern of the resources to block
+   * @param reason why, or {@code null}
+   * @param options per-call timeout, retries, idempotency key, headers
+   */
+  public ApiResponse<Tombstone> createPatternWithResponse(
+      String resourcePattern, String reason, RequestOptions options) {
+    return transport.execute(Endpoints.createTombstonePattern(resourcePattern, reason), options);
   }
 
   /**

@@ -72,6 +72,51 @@ public final class TombstoneServiceAsync {
   }
 
   /**
+   * Tombstones every resource that {@code resourcePattern} matches ({@code POST /v1/tombstones}
+   * with {@code resource_pattern}), with the matcher of a scope's {@code resource_pattern}: {@code
+   * *} any run of characters, {@code ?} one, {@code [seq]}, {@code [!seq]}; case-sensitive, whole
+   * string. Tombstoning the same pattern again returns the existing tombstone. A workspace may have
+   * at most 100 pattern tombstones.
+   *
+   * <pre>{@code
+   * client.tombstones().createPattern("db/prod*", "production is off limits");
+   * }</pre>
+   *
+   * @param resourcePattern the pattern of the resources to block
+   * @param reason why, or {@code null}
+   */
+  public CompletableFuture<Tombstone> createPattern(String resourcePattern, String reason) {
+    return createPattern(resourcePattern, reason, RequestOptions.none());
+  }
+
+  /**
+   * Like {@link #createPattern(String, String)}, with per-call options.
+   *
+   * @param resourcePattern the pattern of the resources to block
+   * @param reason why, or {@code null}
+   * @param options per-call timeout, retries, idempotency key, headers
+   */
+  public CompletableFuture<Tombstone> createPattern(
+      String resourcePattern, String reason, RequestOptions options) {
+    return Futures.map(
+        createPatternWithResponse(resourcePattern, reason, options), ApiResponse::value);
+  }
+
+  /**
+   * Like {@link #createPattern(String, String, RequestOptions)}, returning the status, headers and
+   * {@code X-Request-Id} with the value.
+   *
+   * @param resourcePattern the pattern of the resources to block
+   * @param reason why, or {@code null}
+   * @param options per-call timeout, retries, idempotency key, headers
+   */
+  public CompletableFuture<ApiResponse<Tombstone>> createPatternWithResponse(
+      String resourcePattern, String reason, RequestOptions options) {
+    return transport.executeAsync(
+        Endpoints.createTombstonePattern(resourcePattern, reason), options);
+  }
+
+  /**
    * Returns one page of tombstones ({@code GET /v1/tombstones}). Like {@link #list(ListParams,
    * RequestOptions)}, the first page, with the client's defaults.
    */

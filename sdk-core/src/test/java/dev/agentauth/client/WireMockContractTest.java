@@ -20,6 +20,7 @@ import dev.agentauth.model.Reason;
 import dev.agentauth.model.ReceiptLookup;
 import dev.agentauth.model.ReceiptSummary;
 import dev.agentauth.model.SignedReceipt;
+import dev.agentauth.model.Tombstone;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -451,6 +452,17 @@ class WireMockContractTest {
     assertThat(client.tombstones().create("mailbox:42", "account closed").resource())
         .isEqualTo("mailbox:42");
     assertThat(client.tombstones().list().tombstones()).hasSize(1);
+    Tombstone pattern = client.tombstones().createPattern("db/prod*", "production");
+    assertThat(pattern.resource()).isNull();
+    assertThat(pattern.resourcePattern()).isEqualTo("db/prod*");
+    assertThat(
+            client
+                .async()
+                .tombstones()
+                .createPattern("db/prod*", "production")
+                .join()
+                .resourcePattern())
+        .isEqualTo("db/prod*");
     assertThatThrownBy(() -> client.tombstones().create("oversized"))
         .isInstanceOf(PayloadTooLargeException.class);
     assertThatThrownBy(() -> client.tombstones().list(ListParams.none().withCursor("rate_limited")))

@@ -29,13 +29,27 @@ class AdminAndTombstoneJsonTest {
     Tombstone tombstone = new Tombstone("file:42", null, CREATED);
     assertThat(write(tombstone))
         .isEqualTo(
-            "{\"resource\":\"file:42\",\"reason\":null,\"created_at\":\"2026-11-22T10:15:30.123Z\"}");
+            "{\"resource\":\"file:42\",\"resource_pattern\":null,\"reason\":null,"
+                + "\"created_at\":\"2026-11-22T10:15:30.123Z\"}");
     assertRoundTrip(
-        "{\"tombstones\":[{\"resource\":\"file:42\",\"reason\":null,"
+        "{\"tombstones\":[{\"resource\":\"file:42\",\"resource_pattern\":null,\"reason\":null,"
             + "\"created_at\":\"2026-11-22T10:15:30.123Z\"}],\"has_more\":false,"
             + "\"next_cursor\":null}",
         TombstonePage.class,
         new TombstonePage(List.of(tombstone), false, null));
+  }
+
+  @Test
+  void patternTombstonesCarryTheirPattern() {
+    assertRoundTrip(
+        "{\"resource_pattern\":\"db/prod*\",\"reason\":\"prod\"}",
+        TombstoneRequest.class,
+        TombstoneRequest.pattern("db/prod*", "prod"));
+    assertRoundTrip(
+        "{\"resource\":null,\"resource_pattern\":\"db/prod*\",\"reason\":null,"
+            + "\"created_at\":\"2026-11-22T10:15:30.123Z\"}",
+        Tombstone.class,
+        new Tombstone(null, "db/prod*", null, CREATED));
   }
 
   @Test

@@ -4,6 +4,7 @@ import dev.agentauth.server.domain.AuthorizationRow;
 import dev.agentauth.server.domain.EscalationRow;
 import dev.agentauth.server.domain.GrantRow;
 import dev.agentauth.server.domain.NonceRow;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -11,14 +12,26 @@ import java.util.Map;
  * transaction.
  *
  * @param authorization the authorization, or null when none exists in the workspace
- * @param resourceTombstoned whether a workspace tombstone names the request's resource
+ * @param resourceTombstoned whether an exact workspace tombstone names the request's resource
+ * @param tombstonePatterns the patterns of the workspace's pattern tombstones; the engine matches
+ *     the request's resource against them (step 6)
  * @param scopes per requested scope that the authorization includes, its mutable state
  */
 public record CheckSnapshot(
-    AuthorizationRow authorization, boolean resourceTombstoned, Map<String, ScopeState> scopes) {
+    AuthorizationRow authorization,
+    boolean resourceTombstoned,
+    List<String> tombstonePatterns,
+    Map<String, ScopeState> scopes) {
 
   public CheckSnapshot {
+    tombstonePatterns = List.copyOf(tombstonePatterns);
     scopes = Map.copyOf(scopes);
+  }
+
+  /** A snapshot of a workspace without pattern tombstones. */
+  public CheckSnapshot(
+      AuthorizationRow authorization, boolean resourceTombstoned, Map<String, ScopeState> scopes) {
+    this(authorization, resourceTombstoned, List.of(), scopes);
   }
 
   /**

@@ -71,14 +71,45 @@ public final class DecisionEngine {
   public CheckOutcome evaluate(String workspaceId, CheckSnapshot snap, CheckInput in, Instant now) {
     List<ScopeResult> results = new ArrayList<>(in.scopes().size());
     List<Change> changes = new ArrayList<>();
+    Tombstoned tombstoned = new Tombstoned(snap, in.resource());
     for (String scope : in.scopes()) {
-      results.add(decide(workspaceId, snap, in, scope, now, changes));
+      results.add(decide(workspaceId, snap, in, scope, now, tombstoned, changes));
     }
     return new CheckOutcome(results, changes);
   }
 
+  /**
+   * Step 6's answer for the check's resource, worked out once (at the first scope that reaches the
+   * step) whatever the number of scopes: an exact tombstone, or a pattern tombstone that matches
+   * the resource with the matcher of {@code resource_pattern} (a null resource matches none).
+   */
+  private static final class Tombstoned {
+    private final CheckSnapshot snap;
+    private final String resource;
+    private Boolean answer;
+
+    Tombstoned(CheckSnapshot snap, String resource) {
+      this.snap = snap;
+      this.resource = resource;
+    }
+
+    boolean get() {
+      if (answer == null) {
+        answer =
+            snap.resourceTombstoned() || Fnmatch.matchesAny(snap.tombstonePatterns(), resource);
+      }
+      return answer;
+    }
+  }
+
   private ScopeResult decide(
-      String ws, CheckSnapshot snap, CheckInput in, String scope, Instant now, List<Change> out) {
+      String ws,
+      CheckSnapshot snap,
+      CheckInput in,
+      String scope,
+      Instant now,
+      Tombstoned tombstoned,
+      List<Change> out) {
     AuthorizationRow auth = snap.authorization();
     if (auth == null) { // 1
       return deny(scope, Reason.Known.AUTHORIZATION_NOT_FOUND, null);
@@ -96,7 +127,7 @@ public final class DecisionEngine {
     if (!constraintsMatch(rule, in)) { // 5
       return deny(scope, Reason.Known.SCOPE_NOT_AUTHORIZED, null);
     }
-    if (snap.resourceTombstoned()) { // 6
+    if (tombstoned.get()) { // 6
       return deny(scope, Reason.Known.RESOURCE_TOMBSTONED, null);
     }
     ScopeState state = snap.scopes().getOrDefault(scope, ScopeState.EMPTY);

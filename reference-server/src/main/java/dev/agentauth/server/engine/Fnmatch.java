@@ -27,6 +27,23 @@ public final class Fnmatch {
     return match(compile(pattern), name.codePoints().toArray());
   }
 
+  /**
+   * Whether {@code name} matches any of {@code patterns}; a null name matches none. The name is
+   * decoded once, so the work is at most the sum of pattern length × name length.
+   */
+  public static boolean matchesAny(List<String> patterns, String name) {
+    if (name == null || patterns.isEmpty()) {
+      return false;
+    }
+    int[] cps = name.codePoints().toArray();
+    for (String pattern : patterns) {
+      if (match(compile(pattern), cps)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** One element of a pattern: a star, or a test of exactly one character. */
   private sealed interface Element permits Star, One {}
 

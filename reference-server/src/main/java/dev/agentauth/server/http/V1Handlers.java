@@ -237,8 +237,11 @@ record V1Handlers(
 
   void createTombstone(Context c, Caller caller) {
     TombstoneRequest r = reader.value(c, TombstoneRequest.class);
-    TombstoneOps.validate(r.resource(), r.reason());
-    mutate(c, caller, tx -> tombstones.create(tx, caller, r.resource(), r.reason()));
+    TombstoneOps.validate(r.resource(), r.resourcePattern(), r.reason());
+    mutate(
+        c,
+        caller,
+        tx -> tombstones.create(tx, caller, r.resource(), r.resourcePattern(), r.reason()));
   }
 
   void listTombstones(Context c, Caller caller) {

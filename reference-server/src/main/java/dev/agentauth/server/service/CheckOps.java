@@ -87,7 +87,7 @@ public final class CheckOps {
       v.throwIfInvalid();
     }
     Instant now = ctx.now();
-    CheckSnapshot snap = snapshot(tx, ws, auth, target.resourceTombstoned(), in, now);
+    CheckSnapshot snap = snapshot(tx, ws, auth, target, in, now);
     CheckOutcome outcome = ctx.engine().evaluate(ws, snap, in, now);
     apply(tx, auth, outcome.changes());
 
@@ -117,7 +117,7 @@ public final class CheckOps {
       CheckTx tx,
       String ws,
       AuthorizationRow auth,
-      boolean tombstoned,
+      CheckTx.CheckTarget target,
       CheckInput in,
       Instant now) {
     if (auth == null) {
@@ -150,7 +150,7 @@ public final class CheckOps {
                       .orElse(null)
                   : null));
     }
-    return new CheckSnapshot(auth, tombstoned, states);
+    return new CheckSnapshot(auth, target.resourceTombstoned(), target.tombstonePatterns(), states);
   }
 
   private static ScopeRule find(AuthorizationRow auth, String scope) {

@@ -118,7 +118,7 @@ public final class Mapping {
   }
 
   public static Tombstone tombstone(TombstoneRow t) {
-    return new Tombstone(t.resource(), t.reason(), t.createdAt());
+    return new Tombstone(t.resource(), t.resourcePattern(), t.reason(), t.createdAt());
   }
 
   public static ReceiptSummary summary(ReceiptRow r) {

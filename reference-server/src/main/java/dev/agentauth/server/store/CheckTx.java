@@ -6,6 +6,7 @@ import dev.agentauth.server.domain.GrantRow;
 import dev.agentauth.server.domain.NonceRow;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -16,13 +17,31 @@ import java.util.Optional;
  */
 public interface CheckTx {
 
-  /** An authorization locked for a check, and whether the checked resource is tombstoned. */
-  record CheckTarget(Optional<AuthorizationRow> authorization, boolean resourceTombstoned) {}
+  /**
+   * An authorization locked for a check, whether the checked resource is tombstoned by an exact
+   * tombstone, and the patterns of the workspace's pattern tombstones (the engine matches them).
+   */
+  record CheckTarget(
+      Optional<AuthorizationRow> authorization,
+      boolean resourceTombstoned,
+      List<String> tombstonePatterns) {
+
+    public CheckTarget {
+      tombstonePatterns = List.copyOf(tombstonePatterns);
+    }
+
+    /** A target without pattern tombstones. */
+    public CheckTarget(Optional<AuthorizationRow> authorization, boolean resourceTombstoned) {
+      this(authorization, resourceTombstoned, List.of());
+    }
+  }
 
   /**
    * {@link AuthorizationTx#authorizationForUpdate} together with whether {@code resource} (null for
-   * none) is tombstoned in the workspace — one statement where the store can, since every check
-   * asks both. {@code resourceTombstoned} is false when the authorization does not exist.
+   * none) is tombstoned in the workspace by an exact tombstone, and the workspace's tombstone
+   * patterns — one statement where the store can, since every check asks. {@code
+   * resourceTombstoned} is false and the patterns empty when the authorization does not exist.
+   * Every tombstone committed before the call is seen.
    */
   CheckTarget authorizationForCheck(String workspaceId, String authorizationId, String resource);
 

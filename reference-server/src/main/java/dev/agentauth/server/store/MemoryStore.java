@@ -26,10 +26,18 @@ import java.util.function.Predicate;
 /**
  * A {@link Store} held in memory, for tests and embedding. Transactions are serialized by one lock
  * and every write records its inverse, so a transaction whose work throws leaves no trace.
+ *
+ * <p>Bounded: the records checks create (receipts, idempotency records, nonces, escalations) are
+ * kept within an estimated number of bytes, the oldest evicted first ({@link MemoryBudget}), so a
+ * flood of checks cannot exhaust the heap. Evicted records are gone.
  */
 public final class MemoryStore implements Store {
   private final ReentrantLock lock = new ReentrantLock();
   private final Deque<Runnable> undo = new ArrayDeque<>();
+
+  // ---- the bound (issue 25 item 8): what a committed transaction adds to it, and its evictions
+  private final MemoryBudget budget;
+  private final List<Runnable> onCommit = new ArrayList<>();
   private final MemoryTx tx = new MemoryTx();
   private volatile boolean closed;
 
@@ -48,11 +56,63 @@ public final class MemoryStore implements Store {
   private final Map<String, String> latestEscalation = new HashMap<>();
   private final Map<String, TreeMap<String, BundleRow>> bundles = new HashMap<>();
   private final Map<String, TreeMap<String, TombstoneRow>> tombstones = new HashMap<>();
+  private final Map<String, TreeMap<String, TombstoneRow>> tombstonePatterns = new HashMap<>();
   private final Map<String, TreeMap<String, ReceiptRow>> receipts = new HashMap<>();
   private final TreeMap<String, ReceiptRow> pending = new TreeMap<>();
   private final TreeMap<String, TreeMap<String, ReceiptRow>> pendingByWorkspace = new TreeMap<>();
   private final Map<String, IdempotencyRow> idempotency = new HashMap<>();
   private final Map<LocalDate, Map<String, UsageTx.ReceiptUsage>> usage = new HashMap<>();
+
+  /** A store bounded at a quarter of the JVM's maximum heap. */
+  public MemoryStore() {
+    this(MemoryBudget.defaultMaxBytes());
+  }
+
+  /**
+   * A store that keeps the records checks create within {@code maxBytes} of estimated heap,
+   * evicting the oldest first.
+   */
+  public MemoryStore(long maxBytes) {
+    this.budget = new MemoryBudget(maxBytes, System::nanoTime);
+  }
+
+  /** The bound on the records checks create, in estimated bytes. */
+  public long maxBytes() {
+    return budget.maxBytes();
+  }
+
+  /** The estimated bytes of the records checks created that the store holds now. */
+  public long heldBytes() {
+    lock.lock();
+    try {
+      return budget.bytes();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Receipts evicted so far. */
+  public long evictedReceipts() {
+    return evicted(MemoryBudget.Kind.RECEIPT);
+  }
+
+  /** Records evicted so far: receipts, idempotency records, nonces and escalations. */
+  public long evictedRecords() {
+    long n = 0;
+    for (MemoryBudget.Kind k : MemoryBudget.Kind.values()) {
+      n += evicted(k);
+    }
+    return n;
+  }
+
+  private long evicted(MemoryBudget.Kind kind) {
+    lock.lock();
+    try {
+      return budget.evicted(kind);
+    } finally {
+      lock.unlock();
+    }
+  }
 
   @Override
   public <T> T inTransaction(Work<T> work) {
@@ -62,10 +122,12 @@ public final class MemoryStore implements Store {
         throw new StoreException("store is closed");
       }
       undo.clear();
+      onCommit.clear();
       boolean ok = false;
       try {
         T result = work.run(tx);
         ok = true;
+        committed();
         return result;
       } finally {
         if (!ok) {
@@ -93,6 +155,79 @@ public final class MemoryStore implements Store {
   @Override
   public void close() {
     closed = true;
+  }
+
+  /** Counts what the transaction added, then evicts the oldest records past the bound. */
+  private void committed() {
+    onCommit.forEach(Runnable::run);
+    onCommit.clear();
+    while (budget.over()) {
+      MemoryBudget.Entry e = budget.takeOldest();
+      long freed =
+          switch (e.kind()) {
+            case RECEIPT -> evictReceipt(e);
+            case IDEMPOTENCY -> evictIdempotency(e);
+            case NONCE -> evictNonce(e);
+            case ESCALATION -> evictEscalation(e);
+          };
+      if (freed > 0) {
+        budget.evicted(e, freed);
+      }
+    }
+    budget.warnIfEvicting();
+  }
+
+  private long evictReceipt(MemoryBudget.Entry e) {
+    TreeMap<String, ReceiptRow> t = receipts.get(e.workspaceId());
+    ReceiptRow row = t == null ? null : t.remove(e.key());
+    if (row == null) {
+      return 0;
+    }
+    pending.remove(e.key());
+    TreeMap<String, ReceiptRow> waiting = pendingByWorkspace.get(e.workspaceId());
+    if (waiting != null) {
+      waiting.remove(e.key());
+    }
+    return MemoryBudget.size(row);
+  }
+
+  private long evictIdempotency(MemoryBudget.Entry e) {
+    IdempotencyRow row = idempotency.remove(e.key());
+    return row == null ? 0 : MemoryBudget.size(row);
+  }
+
+  private long evictNonce(MemoryBudget.Entry e) {
+    NonceRow row = nonces.remove(e.key());
+    if (row == null) {
+      return 0;
+    }
+    latestNonce.remove(
+        key(row.workspaceId(), row.authorizationId(), row.scope(), row.resource()), row.nonce());
+    return MemoryBudget.size(row);
+  }
+
+  private long evictEscalation(MemoryBudget.Entry e) {
+    TreeMap<String, EscalationRow> t = escalations.get(e.workspaceId());
+    EscalationRow row = t == null ? null : t.remove(e.key());
+    if (row == null) {
+      return 0;
+    }
+    latestEscalation.remove(
+        key(row.workspaceId(), row.authorizationId(), row.scope(), row.resource()),
+        row.escalationId());
+    return MemoryBudget.size(row);
+  }
+
+  /** After commit: {@code row} joins the bound's order. */
+  private void added(MemoryBudget.Kind kind, String workspaceId, String k, long size) {
+    onCommit.add(() -> budget.added(new MemoryBudget.Entry(kind, workspaceId, k), size));
+  }
+
+  /** After commit: a counted record changed size by {@code delta}. */
+  private void resized(long delta) {
+    if (delta != 0) {
+      onCommit.add(() -> budget.resized(delta));
+    }
   }
 
   private static String key(String... parts) {
@@ -365,7 +500,14 @@ public final class MemoryStore implements Store {
 
     @Override
     public void insertNonce(NonceRow row) {
-      put(nonces, key(row.workspaceId(), row.nonce()), row);
+      String k = key(row.workspaceId(), row.nonce());
+      NonceRow old = nonces.get(k);
+      put(nonces, k, row);
+      if (old == null) {
+        added(MemoryBudget.Kind.NONCE, row.workspaceId(), k, MemoryBudget.size(row));
+      } else {
+        resized(MemoryBudget.size(row) - MemoryBudget.size(old));
+      }
       put(
           latestNonce,
           key(row.workspaceId(), row.authorizationId(), row.scope(), row.resource()),
@@ -374,7 +516,14 @@ public final class MemoryStore implements Store {
 
     @Override
     public void updateNonce(NonceRow row) {
-      put(nonces, key(row.workspaceId(), row.nonce()), row);
+      String k = key(row.workspaceId(), row.nonce());
+      NonceRow old = nonces.get(k);
+      if (old == null) {
+        insertNonce(row);
+        return;
+      }
+      put(nonces, k, row);
+      resized(MemoryBudget.size(row) - MemoryBudget.size(old));
     }
 
     @Override
@@ -422,7 +571,17 @@ public final class MemoryStore implements Store {
 
     @Override
     public void insertEscalation(EscalationRow row) {
+      EscalationRow old = table(escalations, row.workspaceId()).get(row.escalationId());
       put(table(escalations, row.workspaceId()), row.escalationId(), row);
+      if (old == null) {
+        added(
+            MemoryBudget.Kind.ESCALATION,
+            row.workspaceId(),
+            row.escalationId(),
+            MemoryBudget.size(row));
+      } else {
+        resized(MemoryBudget.size(row) - MemoryBudget.size(old));
+      }
       put(
           latestEscalation,
           key(row.workspaceId(), row.authorizationId(), row.scope(), row.resource()),
@@ -431,7 +590,13 @@ public final class MemoryStore implements Store {
 
     @Override
     public void updateEscalation(EscalationRow row) {
+      EscalationRow old = table(escalations, row.workspaceId()).get(row.escalationId());
+      if (old == null) {
+        insertEscalation(row);
+        return;
+      }
       put(table(escalations, row.workspaceId()), row.escalationId(), row);
+      resized(MemoryBudget.size(row) - MemoryBudget.size(old));
     }
 
     @Override
@@ -475,6 +640,27 @@ public final class MemoryStore implements Store {
     }
 
     @Override
+    public Optional<TombstoneRow> tombstonePattern(String workspaceId, String resourcePattern) {
+      return Optional.ofNullable(table(tombstonePatterns, workspaceId).get(resourcePattern));
+    }
+
+    @Override
+    public void insertTombstonePattern(TombstoneRow row) {
+      put(table(tombstonePatterns, row.workspaceId()), row.resourcePattern(), row);
+    }
+
+    @Override
+    public List<String> tombstonePatterns(String workspaceId) {
+      TreeMap<String, TombstoneRow> t = tombstonePatterns.get(workspaceId);
+      return t == null ? List.of() : List.copyOf(t.keySet());
+    }
+
+    @Override
+    public Page<TombstoneRow> listTombstonePatterns(String workspaceId, PageRequest page) {
+      return page(table(tombstonePatterns, workspaceId), page, t -> true);
+    }
+
+    @Override
     public void insertReceipt(ReceiptRow row) {
       TreeMap<String, ReceiptRow> t = table(receipts, row.workspaceId());
       if (t.containsKey(row.receiptId())) {
@@ -485,6 +671,7 @@ public final class MemoryStore implements Store {
         put(pending, row.receiptId(), row);
         put(table(pendingByWorkspace, row.workspaceId()), row.receiptId(), row);
       }
+      added(MemoryBudget.Kind.RECEIPT, row.workspaceId(), row.receiptId(), MemoryBudget.size(row));
     }
 
     @Override
@@ -554,9 +741,11 @@ public final class MemoryStore implements Store {
           || !SignedReceiptText.isSignedFormOf(row.payloadJson(), signedJson)) {
         return false;
       }
-      put(t, receiptId, row.withSignedJson(signedJson));
+      ReceiptRow signed = row.withSignedJson(signedJson);
+      put(t, receiptId, signed);
       remove(pending, receiptId);
       remove(table(pendingByWorkspace, workspaceId), receiptId);
+      resized(MemoryBudget.size(signed) - MemoryBudget.size(row));
       return true;
     }
 
@@ -567,7 +756,13 @@ public final class MemoryStore implements Store {
 
     @Override
     public void insertIdempotency(IdempotencyRow row) {
-      put(idempotency, key(row.apiKeyHash(), row.idempotencyKey()), row);
+      String k = key(row.apiKeyHash(), row.idempotencyKey());
+      IdempotencyRow old = idempotency.get(k);
+      put(idempotency, k, row);
+      if (old != null) {
+        resized(-MemoryBudget.size(old));
+      }
+      added(MemoryBudget.Kind.IDEMPOTENCY, null, k, MemoryBudget.size(row));
     }
 
     @Override
@@ -579,7 +774,10 @@ public final class MemoryStore implements Store {
               old.add(k);
             }
           });
-      old.forEach(k -> remove(idempotency, k));
+      for (String k : old) {
+        resized(-MemoryBudget.size(idempotency.get(k)));
+        remove(idempotency, k);
+      }
       return old.size();
     }
   }

@@ -23,15 +23,17 @@ public interface Tx
         UsageTx {
 
   /**
-   * {@link #authorizationForUpdate} and a tombstone lookup, for a store that cannot answer both in
-   * one statement.
+   * {@link #authorizationForUpdate}, an exact tombstone lookup and the tombstone patterns, for a
+   * store that cannot answer them in one statement.
    */
   @Override
   default CheckTarget authorizationForCheck(
       String workspaceId, String authorizationId, String resource) {
     Optional<AuthorizationRow> row = authorizationForUpdate(workspaceId, authorizationId);
-    boolean tombstoned =
-        row.isPresent() && resource != null && tombstone(workspaceId, resource).isPresent();
-    return new CheckTarget(row, tombstoned);
+    if (row.isEmpty()) {
+      return new CheckTarget(row, false);
+    }
+    boolean tombstoned = resource != null && tombstone(workspaceId, resource).isPresent();
+    return new CheckTarget(row, tombstoned, tombstonePatterns(workspaceId));
   }
 }

@@ -63,6 +63,7 @@ class DecisionEngineTest {
   record Fixture(
       AuthorizationRow authorization,
       boolean tombstoned,
+      List<String> patterns,
       ScopeState state,
       String resource,
       Long estimate,
@@ -73,6 +74,7 @@ class DecisionEngineTest {
       return new Fixture(
           change.apply(new AuthBuilder(authorization)).build(),
           tombstoned,
+          patterns,
           state,
           resource,
           estimate,
@@ -81,23 +83,31 @@ class DecisionEngineTest {
     }
 
     Fixture state(ScopeState s) {
-      return new Fixture(authorization, tombstoned, s, resource, estimate, initiator, now);
+      return new Fixture(
+          authorization, tombstoned, patterns, s, resource, estimate, initiator, now);
     }
 
     Fixture with(String res, Long est, String init) {
-      return new Fixture(authorization, tombstoned, state, res, est, init, now);
+      return new Fixture(authorization, tombstoned, patterns, state, res, est, init, now);
     }
 
     Fixture onTombstone() {
-      return new Fixture(authorization, true, state, resource, estimate, initiator, now);
+      return new Fixture(authorization, true, patterns, state, resource, estimate, initiator, now);
+    }
+
+    /** The workspace has pattern tombstones {@code p}. */
+    Fixture onPatterns(String... p) {
+      return new Fixture(
+          authorization, tombstoned, List.of(p), state, resource, estimate, initiator, now);
     }
 
     Fixture at(Instant t) {
-      return new Fixture(authorization, tombstoned, state, resource, estimate, initiator, t);
+      return new Fixture(
+          authorization, tombstoned, patterns, state, resource, estimate, initiator, t);
     }
 
     Fixture noAuthorization() {
-      return new Fixture(null, tombstoned, state, resource, estimate, initiator, now);
+      return new Fixture(null, tombstoned, patterns, state, resource, estimate, initiator, now);
     }
   }
 
@@ -201,7 +211,7 @@ class DecisionEngineTest {
                     null,
                     null))
             .build();
-    return new Fixture(auth, false, ScopeState.EMPTY, "doc:1", null, null, NOW);
+    return new Fixture(auth, false, List.of(), ScopeState.EMPTY, "doc:1", null, null, NOW);
   }
 
   private static EscalationRow escalation(
@@ -349,6 +359,39 @@ class DecisionEngineTest {
         row(
             "6 tombstoned resource",
             Fixture::onTombstone,
+            DENY,
+            Reason.Known.RESOURCE_TOMBSTONED,
+            List.of()),
+        row(
+            "6 resource matched by a pattern tombstone",
+            f -> f.onPatterns("other:*", "doc:?"),
+            DENY,
+            Reason.Known.RESOURCE_TOMBSTONED,
+            List.of()),
+        row(
+            "6 pattern tombstones that do not match",
+            f -> f.onPatterns("doc:1?", "Doc:*", "doc:[!1]"),
+            ALLOW,
+            Reason.Known.AUTHORIZATION_GRANTED_SCOPE_ACTIVE,
+            List.of(CountAllow.class)),
+        row(
+            "6 no resource matches no pattern",
+            f -> f.onPatterns("*").with(null, null, null),
+            ALLOW,
+            Reason.Known.AUTHORIZATION_GRANTED_SCOPE_ACTIVE,
+            List.of(CountAllow.class)),
+        row(
+            "5 before 6: constraint fails on a resource a pattern tombstones",
+            f -> f.auth(a -> a.rule(null, "crm:*", null)).onPatterns("*"),
+            DENY,
+            Reason.Known.SCOPE_NOT_AUTHORIZED,
+            List.of()),
+        row(
+            "6 before 7: pattern tombstoned and rate limited",
+            f ->
+                f.auth(a -> a.rule(1L, null, null))
+                    .state(state(1, null, null, null))
+                    .onPatterns("doc:*"),
             DENY,
             Reason.Known.RESOURCE_TOMBSTONED,
             List.of()),
@@ -581,7 +624,8 @@ class DecisionEngineTest {
     CheckInput in =
         new CheckInput(AUTH, List.of(SCOPE), f.resource(), "sess_1", f.estimate(), context);
     CheckSnapshot snap =
-        new CheckSnapshot(f.authorization(), f.tombstoned(), Map.of(SCOPE, f.state()));
+        new CheckSnapshot(
+            f.authorization(), f.tombstoned(), f.patterns(), Map.of(SCOPE, f.state()));
     return engine.evaluate(WS, snap, in, f.now());
   }
 

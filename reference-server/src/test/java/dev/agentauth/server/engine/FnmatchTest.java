@@ -135,6 +135,18 @@ class FnmatchTest {
   @Test
   void aNullResourceNeverMatches() {
     assertThat(Fnmatch.matches("*", null)).isFalse();
+    assertThat(Fnmatch.matchesAny(java.util.List.of("*"), null)).isFalse();
+  }
+
+  @Test
+  void matchesAnyIsTrueExactlyWhenOnePatternMatches() {
+    java.util.List<String> patterns = java.util.List.of("db/prod*", "mail/[!0-9]?", "x");
+    assertThat(Fnmatch.matchesAny(patterns, "db/prod/")).isTrue();
+    assertThat(Fnmatch.matchesAny(patterns, "mail/ab")).isTrue();
+    assertThat(Fnmatch.matchesAny(patterns, "x")).isTrue();
+    assertThat(Fnmatch.matchesAny(patterns, "db/PROD")).isFalse();
+    assertThat(Fnmatch.matchesAny(patterns, "mail/1b")).isFalse();
+    assertThat(Fnmatch.matchesAny(java.util.List.of(), "x")).isFalse();
   }
 
   /**

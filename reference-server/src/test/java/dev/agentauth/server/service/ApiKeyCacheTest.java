@@ -95,7 +95,8 @@ class ApiKeyCacheTest {
   }
 
   private static ApiKeyOps ops(Store store, int cacheSize) {
-    return new ApiKeyOps(new ServiceContext(store, CLOCK, null), 100_000, cacheSize);
+    return new ApiKeyOps(
+        new ServiceContext(store, CLOCK, null, ReceiptQuotas.Limits.UNLIMITED), 100_000, cacheSize);
   }
 
   private static List<String> createKeys(Store store, ApiKeyOps ops, int n) {

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class ReceiptQuotasTest {
   private static final Instant NOON = Instant.parse("2026-11-22T12:00:00Z");
   private static final Caller PRO =
-      new Caller("ws_a", Plan.Known.PRO, "h", "key_1", ApiKeyRole.FULL, null);
+      new Caller("ws_a", Plan.Known.PRO, "h", "key_1", ApiKeyRole.FULL, null, null);
 
   private final TestClock clock = new TestClock(NOON);
   private final Store store = new MemoryStore();
@@ -127,7 +127,7 @@ class ReceiptQuotasTest {
   @Test
   void aFreeWorkspaceHasTheFreeQuota() {
     ReceiptQuotas q = new ReceiptQuotas(store, clock, new Limits(new Quota(1, 0), Quota.UNLIMITED));
-    Caller free = new Caller("ws_a", Plan.Known.FREE, "h", "key_1", ApiKeyRole.FULL, null);
+    Caller free = new Caller("ws_a", Plan.Known.FREE, "h", "key_1", ApiKeyRole.FULL, null, null);
     q.record(receipts(1, NOON));
 
     q.admit(PRO);

@@ -2557,6 +2557,58 @@ public abstract class StoreConformance {
   }
 
   /** What a check of {@code authorizationId} in {@link #WS_A} on {@code resource} reads. */
+  @Test
+  void patternTombstonesRoundTripAndEveryCheckSeesThem() {
+    AuthorizationRow a = fullAuthorization(WS_A, authId(1));
+    write(
+        tx -> {
+          tx.insertAuthorization(a);
+          tx.insertTombstonePattern(TombstoneRow.pattern(WS_A, "db/*", "prod", at(1)));
+          tx.insertTombstonePattern(TombstoneRow.pattern(WS_B, "*", null, T0));
+        });
+    assertThat(checkTarget(authId(1), "x").tombstonePatterns()).containsExactly("db/*");
+    read(
+        tx -> {
+          assertThat(tx.tombstonePattern(WS_A, "db/*"))
+              .contains(TombstoneRow.pattern(WS_A, "db/*", "prod", at(1)));
+          assertThat(tx.tombstonePattern(WS_A, "*")).isEmpty();
+          // a pattern is not an exact tombstone of its text, nor an exact one a pattern
+          assertThat(tx.tombstone(WS_A, "db/*")).isEmpty();
+          assertThat(tx.tombstonePatterns(WS_B)).containsExactly("*");
+          return null;
+        });
+
+    // A new pattern is seen by the next check (a store that keeps what it read forgets it).
+    write(tx -> tx.insertTombstonePattern(TombstoneRow.pattern(WS_A, "a*", null, at(2))));
+    assertThat(checkTarget(authId(1), "x").tombstonePatterns()).containsExactly("a*", "db/*");
+    assertThat(checkTarget(authId(1), null).tombstonePatterns()).containsExactly("a*", "db/*");
+
+    // One that a rolled-back transaction wrote is not, even after a check read it inside.
+    assertThatThrownBy(
+            () ->
+                store.inTransaction(
+                    (Tx tx) -> {
+                      tx.insertTombstonePattern(TombstoneRow.pattern(WS_A, "z*", null, at(3)));
+                      assertThat(tx.authorizationForCheck(WS_A, authId(1), "x").tombstonePatterns())
+                          .containsExactly("a*", "db/*", "z*");
+                      throw new WorkFailure("undo it");
+                    }))
+        .isInstanceOf(WorkFailure.class);
+    assertThat(checkTarget(authId(1), "x").tombstonePatterns()).containsExactly("a*", "db/*");
+    assertThat(checkTarget(authId(9), "x")).isEqualTo(new Tx.CheckTarget(Optional.empty(), false));
+
+    read(
+        tx -> {
+          Page<TombstoneRow> first = tx.listTombstonePatterns(WS_A, new PageRequest(null, 1));
+          assertThat(ids(first, TombstoneRow::resourcePattern)).containsExactly("a*");
+          assertThat(first.hasMore()).isTrue();
+          Page<TombstoneRow> rest = tx.listTombstonePatterns(WS_A, new PageRequest("a*", 5));
+          assertThat(ids(rest, TombstoneRow::resourcePattern)).containsExactly("db/*");
+          assertThat(rest.hasMore()).isFalse();
+          return null;
+        });
+  }
+
   protected final Tx.CheckTarget checkTarget(String authorizationId, String resource) {
     return store.inTransaction(
         (Tx tx) -> tx.authorizationForCheck(WS_A, authorizationId, resource));

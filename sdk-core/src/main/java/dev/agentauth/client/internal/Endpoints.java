@@ -252,6 +252,15 @@ public final class Endpoints {
         .build();
   }
 
+  /** {@code POST /v1/tombstones} with a {@code resource_pattern}. */
+  public static ApiRequest<Tombstone> createTombstonePattern(
+      String resourcePattern, String reason) {
+    Validation.text(resourcePattern, "resourcePattern");
+    return ApiRequest.of("POST", "/v1/tombstones", Tombstone.class, V1, "tombstones")
+        .body(TombstoneRequest.pattern(resourcePattern, reason))
+        .build();
+  }
+
   /** {@code GET /v1/tombstones}. */
   public static ApiRequest<TombstonePage> listTombstones(ListParams p) {
     Objects.requireNonNull(p, "params");

@@ -11,13 +11,15 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What the SQLite writer last read of the rows every check needs: authorizations and whether a
- * resource is tombstoned. The writer is the only connection of this process that writes, so it can
- * keep what it read and skip reading it again, as long as it forgets:
+ * What the SQLite writer last read of the rows every check needs: authorizations, whether a
+ * resource is tombstoned and a workspace's tombstone patterns. The writer is the only connection of
+ * this process that writes, so it can keep what it read and skip reading it again, as long as it
+ * forgets:
  *
  * <ul>
  *   <li>an authorization or tombstone it writes itself ({@link #authorizationWritten}, {@link
- *       #tombstoneWritten}, called by the {@link JdbcTx} statements that write them);
+ *       #tombstoneWritten}, {@link #tombstonePatternWritten}, called by the {@link JdbcTx}
+ *       statements that write them);
  *   <li>everything, when a transaction or savepoint is rolled back (a row read after a write the
  *       rollback undid would otherwise stay) and when another connection — another process on the
  *       same file — has committed since the last batch ({@code PRAGMA data_version}).
@@ -33,6 +35,9 @@ final class CheckTargetCache {
   static final long MAX_BYTES = 64L << 20;
 
   private record ResourceKey(String workspaceId, String resource) {}
+
+  /** The patterns of a workspace's pattern tombstones. */
+  private record PatternsKey(String workspaceId) {}
 
   private final Cache<Object, Object> entries;
   private long hits;
@@ -58,11 +63,23 @@ final class CheckTargetCache {
         resource == null
             ? Boolean.FALSE
             : (Boolean) entries.getIfPresent(new ResourceKey(workspaceId, resource));
-    if (row == null || gone == null) {
+    List<String> patterns = patterns(workspaceId);
+    if (row == null || gone == null || patterns == null) {
       return null;
     }
     hits++;
-    return new CheckTarget(Optional.of(row), gone);
+    return new CheckTarget(Optional.of(row), gone, patterns);
+  }
+
+  /** The cached tombstone patterns of a workspace, or null when they must be read. */
+  @SuppressWarnings("unchecked")
+  List<String> patterns(String workspaceId) {
+    return (List<String>) entries.getIfPresent(new PatternsKey(workspaceId));
+  }
+
+  /** Keeps the tombstone patterns of a workspace just read in the writer's transaction. */
+  void putPatterns(String workspaceId, List<String> patterns) {
+    entries.put(new PatternsKey(workspaceId), List.copyOf(patterns));
   }
 
   /** Keeps a target of a check on {@code resource} just read in the writer's transaction. */
@@ -75,6 +92,7 @@ final class CheckTargetCache {
     if (resource != null) {
       entries.put(new ResourceKey(row.workspaceId(), resource), target.resourceTombstoned());
     }
+    putPatterns(row.workspaceId(), target.tombstonePatterns());
   }
 
   void authorizationWritten(String workspaceId, String authorizationId) {
@@ -83,6 +101,10 @@ final class CheckTargetCache {
 
   void tombstoneWritten(String workspaceId, String resource) {
     entries.invalidate(new ResourceKey(workspaceId, resource));
+  }
+
+  void tombstonePatternWritten(String workspaceId) {
+    entries.invalidate(new PatternsKey(workspaceId));
   }
 
   void clear() {
@@ -116,9 +138,16 @@ final class CheckTargetCache {
       bytes += chars(k.workspaceId()) + chars(k.authorizationId());
     } else if (key instanceof ResourceKey k) {
       bytes += chars(k.workspaceId()) + chars(k.resource());
+    } else if (key instanceof PatternsKey k) {
+      bytes += chars(k.workspaceId());
     }
     if (value instanceof AuthorizationRow row) {
       bytes += authorizationBytes(row);
+    } else if (value instanceof List<?> list) {
+      bytes += OBJECT;
+      for (Object s : list) {
+        bytes += 8 + chars((String) s);
+      }
     }
     return (int) Math.min(Integer.MAX_VALUE, bytes);
   }

@@ -141,7 +141,9 @@ final class GroupTx implements CheckTx {
       return now().authorizationForCheck(workspaceId, authorizationId, resource);
     }
     AuthorizationRow row = current.get(new AuthKey(workspaceId, authorizationId));
-    return new CheckTarget(Optional.ofNullable(row), row != null && t.resourceTombstoned());
+    return row == null
+        ? new CheckTarget(Optional.empty(), false)
+        : new CheckTarget(Optional.of(row), t.resourceTombstoned(), t.tombstonePatterns());
   }
 
   @Override

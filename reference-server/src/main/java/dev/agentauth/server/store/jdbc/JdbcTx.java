@@ -33,6 +33,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -585,26 +586,65 @@ abstract class JdbcTx implements Tx {
     if (cached != null) {
       return cached;
     }
-    CheckTarget target =
+    record Read(AuthorizationRow row, boolean tombstoned, long patterns) {}
+    Optional<Read> read =
         one(
-                "SELECT "
-                    + AUTHORIZATION_COLUMNS
-                    + ", EXISTS (SELECT 1 FROM tombstones t WHERE t.workspace_id = a.workspace_id"
-                    + " AND t.resource = ?) FROM authorizations a"
-                    + " WHERE a.workspace_id = ? AND a.authorization_id = ?"
-                    + dialect.forUpdate,
-                rs ->
-                    new CheckTarget(
-                        Optional.of(authorizationRow(rs)),
-                        resource != null && rs.getBoolean(AUTHORIZATION_COLUMN_COUNT + 1)),
-                resource,
-                workspaceId,
-                authorizationId)
-            .orElse(new CheckTarget(Optional.empty(), false));
+            "SELECT "
+                + AUTHORIZATION_COLUMNS
+                + ", EXISTS (SELECT 1 FROM tombstones t WHERE t.workspace_id = a.workspace_id"
+                + " AND t.resource = ?)"
+                + PATTERN_COUNT
+                + " FROM authorizations a"
+                + " WHERE a.workspace_id = ? AND a.authorization_id = ?"
+                + dialect.forUpdate,
+            rs ->
+                new Read(
+                    authorizationRow(rs),
+                    resource != null && rs.getBoolean(AUTHORIZATION_COLUMN_COUNT + 1),
+                    rs.getLong(AUTHORIZATION_COLUMN_COUNT + 2)),
+            resource,
+            workspaceId,
+            authorizationId);
+    CheckTarget target =
+        read.isEmpty()
+            ? new CheckTarget(Optional.empty(), false)
+            : new CheckTarget(
+                Optional.of(read.get().row()),
+                read.get().tombstoned(),
+                patternsOf(workspaceId, read.get().patterns()));
     if (checkTargets != null) {
       checkTargets.put(resource, target);
     }
     return target;
+  }
+
+  /**
+   * How many pattern tombstones the workspace of the selected authorization {@code a} has: the
+   * check statements read it, so that a workspace without any (the common case) costs no further
+   * statement.
+   */
+  private static final String PATTERN_COUNT =
+      ", (SELECT COUNT(*) FROM tombstone_patterns p WHERE p.workspace_id = a.workspace_id)";
+
+  /**
+   * The workspace's tombstone patterns, of which the check's statement counted {@code count}: none
+   * without a read when there are none; the SQLite writer's cached list when it has as many (they
+   * are only ever added, so a list of the same size is the same list); otherwise read in this
+   * transaction, so a check sees every pattern committed before it.
+   */
+  private List<String> patternsOf(String workspaceId, long count) {
+    if (count == 0) {
+      return List.of();
+    }
+    List<String> cached = checkTargets == null ? null : checkTargets.patterns(workspaceId);
+    if (cached != null && cached.size() == count) {
+      return cached;
+    }
+    List<String> read = tombstonePatterns(workspaceId);
+    if (checkTargets != null) {
+      checkTargets.putPatterns(workspaceId, read);
+    }
+    return read;
   }
 
   /** The SQLite writer's cached target of a check; null when it must be read. */
@@ -642,9 +682,13 @@ abstract class JdbcTx implements Tx {
         "SELECT "
             + AUTHORIZATION_COLUMNS
             + ", EXISTS (SELECT 1 FROM tombstones t WHERE t.workspace_id = a.workspace_id"
-            + " AND t.resource = k.resource), k.resource FROM authorizations a JOIN ";
+            + " AND t.resource = k.resource), k.resource"
+            + PATTERN_COUNT
+            + " FROM authorizations a JOIN ";
     String on = " ON a.workspace_id = k.ws AND a.authorization_id = k.id";
     String sql = select + groupKeysSource() + on + groupTargetsSuffix();
+    record Read(AuthorizationRow row, String resource, boolean tombstoned, long patterns) {}
+    List<Read> reads = new ArrayList<>(keys.size());
     try {
       PreparedStatement ps = statements.prepare(sql);
       bindGroupKeys(ps, keys);
@@ -653,15 +697,26 @@ abstract class JdbcTx implements Tx {
           AuthorizationRow row = authorizationRow(rs);
           String resource = rs.getString(AUTHORIZATION_COLUMN_COUNT + 2);
           boolean tombstoned = resource != null && rs.getBoolean(AUTHORIZATION_COLUMN_COUNT + 1);
-          CheckTarget target = new CheckTarget(Optional.of(row), tombstoned);
-          out.put(new Store.GroupKey(row.workspaceId(), row.authorizationId(), resource), target);
-          if (checkTargets != null) {
-            checkTargets.put(resource, target);
-          }
+          reads.add(
+              new Read(row, resource, tombstoned, rs.getLong(AUTHORIZATION_COLUMN_COUNT + 3)));
         }
       }
     } catch (SQLException e) {
       throw failure(sql, e);
+    }
+    Map<String, List<String>> patterns = new HashMap<>();
+    for (Read r : reads) {
+      String ws = r.row().workspaceId();
+      List<String> ofWorkspace = patterns.get(ws);
+      if (ofWorkspace == null) {
+        ofWorkspace = patternsOf(ws, r.patterns());
+        patterns.put(ws, ofWorkspace);
+      }
+      CheckTarget target = new CheckTarget(Optional.of(r.row()), r.tombstoned(), ofWorkspace);
+      out.put(new Store.GroupKey(ws, r.row().authorizationId(), r.resource()), target);
+      if (checkTargets != null) {
+        checkTargets.put(r.resource(), target);
+      }
     }
   }
 
@@ -1231,6 +1286,53 @@ abstract class JdbcTx implements Tx {
 
   private static TombstoneRow tombstoneRow(ResultSet rs) throws SQLException {
     return new TombstoneRow(rs.getString(1), rs.getString(2), rs.getString(3), instant(rs, 4));
+  }
+
+  private static TombstoneRow tombstonePatternRow(ResultSet rs) throws SQLException {
+    return TombstoneRow.pattern(rs.getString(1), rs.getString(2), rs.getString(3), instant(rs, 4));
+  }
+
+  @Override
+  public Optional<TombstoneRow> tombstonePattern(String workspaceId, String resourcePattern) {
+    return one(
+        "SELECT workspace_id, pattern, reason, created_at FROM tombstone_patterns"
+            + " WHERE workspace_id = ? AND pattern = ?",
+        JdbcTx::tombstonePatternRow,
+        workspaceId,
+        resourcePattern);
+  }
+
+  @Override
+  public void insertTombstonePattern(TombstoneRow row) {
+    if (checkTargets != null) {
+      checkTargets.tombstonePatternWritten(row.workspaceId());
+    }
+    update(
+        "INSERT INTO tombstone_patterns (workspace_id, pattern, reason, created_at)"
+            + " VALUES (?, ?, ?, ?)",
+        row.workspaceId(),
+        row.resourcePattern(),
+        row.reason(),
+        row.createdAt());
+  }
+
+  @Override
+  public List<String> tombstonePatterns(String workspaceId) {
+    return query(
+        "SELECT pattern FROM tombstone_patterns WHERE workspace_id = ? ORDER BY pattern",
+        rs -> rs.getString(1),
+        workspaceId);
+  }
+
+  @Override
+  public Page<TombstoneRow> listTombstonePatterns(String workspaceId, PageRequest page) {
+    StringBuilder sql =
+        new StringBuilder(
+            "SELECT workspace_id, pattern, reason, created_at FROM tombstone_patterns"
+                + " WHERE workspace_id = ?");
+    List<Object> params = new ArrayList<>(List.of(workspaceId));
+    afterAndLimit(sql, params, "pattern", page.after(), page.limit());
+    return page(query(sql.toString(), JdbcTx::tombstonePatternRow, params.toArray()), page.limit());
   }
 
   @Override

@@ -72,7 +72,8 @@ class BoundedCachesTest {
     for (int i = 0; i < 10_000; i++) {
       cache.put("doc:" + i, target(row("az_" + i, 1)));
     }
-    assertThat(cache.size()).isEqualTo(20_000);
+    // an authorization and a tombstone flag each, and the workspace's (empty) pattern list
+    assertThat(cache.size()).isEqualTo(20_001);
     assertThat(cache.get(WS, "az_0", "doc:0")).isNotNull();
   }
 
@@ -90,6 +91,12 @@ class BoundedCachesTest {
     cache.tombstoneWritten(WS, "doc:2");
     assertThat(cache.get(WS, "az_2", "doc:2")).isNull();
     assertThat(cache.get(WS, "az_2", null)).isNotNull();
+
+    cache.putPatterns(WS, List.of("db/*"));
+    assertThat(cache.get(WS, "az_2", null).tombstonePatterns()).containsExactly("db/*");
+    cache.tombstonePatternWritten(WS);
+    assertThat(cache.patterns(WS)).isNull();
+    assertThat(cache.get(WS, "az_2", null)).isNull();
 
     cache.clear();
     assertThat(cache.get(WS, "az_2", null)).isNull();

@@ -1,0 +1,11 @@
+-- Pattern tombstones (issue 25 item 11): a tombstone may name a resource_pattern, matched like a
+-- scope constraint's resource_pattern, instead of one exact resource. They live apart from the
+-- exact tombstones so that the exact lookup every check makes stays one primary-key probe, and
+-- a check counts a workspace's patterns (at most 100, enforced on creation) through this key.
+CREATE TABLE tombstone_patterns (
+  workspace_id TEXT NOT NULL,
+  pattern      TEXT NOT NULL,
+  reason       TEXT,
+  created_at   INTEGER NOT NULL,
+  PRIMARY KEY (workspace_id, pattern)
+);
