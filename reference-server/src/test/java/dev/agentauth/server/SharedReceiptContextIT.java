@@ -84,6 +84,15 @@ class SharedReceiptContextIT {
     }
   }
 
+  private static String in(List<String> ids) {
+    return "receipt_id IN ('" + String.join("', '", ids) + "')";
+  }
+
+  /** How many different stored contexts the receipts {@code ids} refer to. */
+  private static String distinctContexts(List<String> ids) {
+    return "SELECT count(DISTINCT context_sha256) FROM receipts WHERE " + in(ids);
+  }
+
   private static String[] scopes() {
     String[] scopes = new String[SCOPES];
     for (int i = 0; i < SCOPES; i++) {
@@ -139,10 +148,23 @@ class SharedReceiptContextIT {
       if (!kind.equals("memory")) {
         String url = jdbcUrl(kind);
         // Two checks with the same big context share one stored context; the small one is not
-        // shared; the other big one has its own.
-        assertThat(count(url, "SELECT count(*) FROM receipt_contexts")).isEqualTo(2);
-        assertThat(count(url, "SELECT count(*) FROM receipts WHERE context_sha256 IS NOT NULL"))
-            .isEqualTo(3 * SCOPES);
+        // shared; the other big one has its own; every stored context is some receipt's.
+        List<String> both = new ArrayList<>(first);
+        both.addAll(second);
+        assertThat(count(url, distinctContexts(both))).isEqualTo(1);
+        assertThat(count(url, distinctContexts(third))).isEqualTo(1);
+        List<String> bigOnes = new ArrayList<>(both);
+        bigOnes.addAll(third);
+        assertThat(count(url, distinctContexts(bigOnes))).isEqualTo(2);
+        assertThat(count(url, distinctContexts(smallOnes))).isZero();
+        assertThat(
+                count(
+                    url,
+                    "SELECT count(*) FROM receipts WHERE context_sha256 IS NULL AND "
+                        + in(smallOnes)))
+            .isEqualTo(SCOPES);
+        assertThat(count(url, "SELECT count(*) FROM receipt_contexts"))
+            .isEqualTo(count(url, "SELECT count(DISTINCT context_sha256) FROM receipts"));
         // No receipt row holds the big context any more, neither payload nor signed text.
         assertThat(
                 count(
