@@ -164,10 +164,10 @@ abstract class JdbcTx implements Tx {
   /** {@code column} in a filter that must not choose the index the page's key range uses. */
   abstract String unindexed(String column);
 
-  /** The statement inserting one receipt (its parameters: {@link #receiptParams}). */
-  abstract String insertReceiptSql();
-
-  /** {@link #insertReceipt} for several receipts, in one statement or batch. */
+  /**
+   * {@link #insertReceipt} for several receipts, in one statement or batch (parameters: {@link
+   * #receiptParams}), after their shared contexts ({@link #cutAndStoreContexts}).
+   */
   abstract void insertReceipts(List<ReceiptRow> rows);
 
   /** What the signature column of a receipt row holds: the signed text or the signature alone. */

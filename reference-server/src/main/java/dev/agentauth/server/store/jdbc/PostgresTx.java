@@ -77,17 +77,6 @@ final class PostgresTx extends JdbcTx {
     return column;
   }
 
-  static final String INSERT_RECEIPT_POSTGRES =
-      "INSERT INTO receipts ("
-          + RECEIPT_COLUMNS
-          + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-          + " ON CONFLICT (workspace_id, receipt_id) DO NOTHING";
-
-  @Override
-  String insertReceiptSql() {
-    return INSERT_RECEIPT_POSTGRES;
-  }
-
   /** PostgreSQL inserts a whole batch of receipts with one statement. */
   static final String INSERT_RECEIPTS_POSTGRES =
       "INSERT INTO receipts ("

@@ -79,11 +79,6 @@ final class SqliteTx extends JdbcTx {
           + " ON CONFLICT (workspace_id, receipt_id) DO NOTHING";
 
   @Override
-  String insertReceiptSql() {
-    return INSERT_RECEIPT_SQLITE;
-  }
-
-  @Override
   void insertReceipts(List<ReceiptRow> rows) {
     if (rows.isEmpty()) {
       return;
