@@ -98,9 +98,21 @@ abstract class JdbcTx implements Tx {
       "workspace_id, bundle_id, agent_id, scopes, requires_confirm_for, requires_escalation_for,"
           + " escalation_targets, default_expiry_days, description, created_at, updated_at,"
           + " deleted_at";
+
+  /** The columns a receipt is inserted with (see {@link ReceiptContexts} for the last two). */
   static final String RECEIPT_COLUMNS =
       "workspace_id, receipt_id, authorization_id, user_id, resource, session_id, scope, event,"
-          + " decision, issued_at, payload_json, signed_json";
+          + " decision, issued_at, payload_json, signed_json, context_at, context_sha256";
+
+  /**
+   * What a receipt is read with ({@link #receiptRow}): its columns and its shared context, looked
+   * up by the primary key of {@code receipt_contexts} (null for a receipt stored whole).
+   */
+  static final String RECEIPT_SELECT =
+      "workspace_id, receipt_id, authorization_id, user_id, resource, session_id, scope, event,"
+          + " decision, issued_at, payload_json, signed_json, context_at,"
+          + " (SELECT c.context_json FROM receipt_contexts c"
+          + " WHERE c.workspace_id = receipts.workspace_id AND c.sha256 = receipts.context_sha256)";
 
   final Statements statements;
   private final Dialect dialect;
@@ -149,14 +161,14 @@ abstract class JdbcTx implements Tx {
   /** {@code column} in a filter that must not choose the index the page's key range uses. */
   abstract String unindexed(String column);
 
-  /** The statement inserting one receipt (its parameters: {@link #receiptParams}). */
-  abstract String insertReceiptSql();
-
-  /** {@link #insertReceipt} for several receipts, in one statement or batch. */
+  /**
+   * {@link #insertReceipt} for several receipts, in one statement or batch (parameters: {@link
+   * #receiptParams}), after their shared contexts ({@link #cutAndStoreContexts}).
+   */
   abstract void insertReceipts(List<ReceiptRow> rows);
 
   /** What the signature column of a receipt row holds: the signed text or the signature alone. */
-  abstract Object storedSignature(ReceiptRow row);
+  abstract Object storedSignature(ReceiptRow row, ReceiptContexts.Cut cut);
 
   // ---- plumbing
 
@@ -196,7 +208,9 @@ abstract class JdbcTx implements Tx {
   }
 
   /** A typed SQL NULL, for columns whose type the driver must know. */
-  private record Null(int sqlType) {}
+  record Null(int sqlType) {}
+
+  static final Null NULL_INTEGER = new Null(Types.INTEGER);
 
   private static final Null NULL_BIGINT = new Null(Types.BIGINT);
   private static final Null NULL_BOOLEAN = new Null(Types.BOOLEAN);
@@ -1376,6 +1390,9 @@ abstract class JdbcTx implements Tx {
   // ---- receipts
 
   static ReceiptRow receiptRow(ResultSet rs) throws SQLException {
+    int cutAt = rs.getInt(13);
+    Integer at = rs.wasNull() ? null : cutAt;
+    String context = rs.getString(14);
     return new ReceiptRow(
         rs.getString(1),
         rs.getString(2),
@@ -1387,19 +1404,58 @@ abstract class JdbcTx implements Tx {
         rs.getString(8),
         rs.getString(9),
         instant(rs, 10),
-        rs.getString(11),
-        rs.getString(12));
+        ReceiptContexts.join(rs.getString(11), at, context),
+        ReceiptContexts.join(rs.getString(12), at, context));
   }
 
   @Override
   public void insertReceipt(ReceiptRow row) {
-    int n = update(insertReceiptSql(), receiptParams(row));
-    if (n != 1) {
-      throw new StoreException("duplicate receipt id " + row.receiptId());
+    insertReceipts(List.of(row));
+  }
+
+  /**
+   * Stores the shared contexts of {@code cuts} (one row per workspace and context, kept if it is
+   * there already) before their receipts: one batch.
+   */
+  void insertContexts(List<ReceiptRow> rows, List<ReceiptContexts.Cut> cuts) {
+    String sql =
+        "INSERT INTO receipt_contexts (workspace_id, sha256, context_json) VALUES (?, ?, ?)"
+            + " ON CONFLICT (workspace_id, sha256) DO NOTHING";
+    Set<List<String>> seen = new HashSet<>();
+    try {
+      PreparedStatement ps = null;
+      for (int i = 0; i < rows.size(); i++) {
+        ReceiptContexts.Cut cut = cuts.get(i);
+        if (!cut.isCut() || !seen.add(List.of(rows.get(i).workspaceId(), cut.sha256()))) {
+          continue;
+        }
+        if (ps == null) {
+          ps = statements.prepare(sql);
+        }
+        ps.setString(1, rows.get(i).workspaceId());
+        ps.setString(2, cut.sha256());
+        ps.setString(3, cut.context());
+        ps.addBatch();
+      }
+      if (ps != null) {
+        ps.executeBatch();
+      }
+    } catch (SQLException e) {
+      throw failure(sql, e);
     }
   }
 
-  Object[] receiptParams(ReceiptRow row) {
+  /** Each receipt's payload as stored (see {@link ReceiptContexts}); its contexts stored first. */
+  List<ReceiptContexts.Cut> cutAndStoreContexts(List<ReceiptRow> rows) {
+    List<ReceiptContexts.Cut> cuts = new ArrayList<>(rows.size());
+    for (ReceiptRow row : rows) {
+      cuts.add(ReceiptContexts.cut(row.payloadJson()));
+    }
+    insertContexts(rows, cuts);
+    return cuts;
+  }
+
+  Object[] receiptParams(ReceiptRow row, ReceiptContexts.Cut cut) {
     return new Object[] {
       row.workspaceId(),
       row.receiptId(),
@@ -1411,15 +1467,17 @@ abstract class JdbcTx implements Tx {
       row.event(),
       row.decision(),
       row.issuedAt(),
-      row.payloadJson(),
-      storedSignature(row)
+      cut.text(),
+      storedSignature(row, cut),
+      cut.at() == null ? NULL_INTEGER : cut.at(),
+      cut.sha256()
     };
   }
 
   @Override
   public Optional<ReceiptRow> receipt(String workspaceId, String receiptId) {
     return one(
-        "SELECT " + RECEIPT_COLUMNS + " FROM receipts WHERE workspace_id = ? AND receipt_id = ?",
+        "SELECT " + RECEIPT_SELECT + " FROM receipts WHERE workspace_id = ? AND receipt_id = ?",
         JdbcTx::receiptRow,
         workspaceId,
         receiptId);
@@ -1455,7 +1513,7 @@ abstract class JdbcTx implements Tx {
     }
     return listPage(
         "receipts",
-        RECEIPT_COLUMNS,
+        RECEIPT_SELECT,
         "receipt_id",
         workspaceId,
         seek,
@@ -1475,7 +1533,7 @@ abstract class JdbcTx implements Tx {
   public List<ReceiptRow> pendingReceipts(String afterId, int limit) {
     StringBuilder sql =
         new StringBuilder("SELECT ")
-            .append(RECEIPT_COLUMNS)
+            .append(RECEIPT_SELECT)
             .append(" FROM receipts WHERE ")
             .append(dialect.unsignedReceipt);
     List<Object> params = new ArrayList<>();
@@ -1498,7 +1556,7 @@ abstract class JdbcTx implements Tx {
   public List<ReceiptRow> pendingReceipts(String workspaceId, String afterId, int limit) {
     StringBuilder sql =
         new StringBuilder("SELECT ")
-            .append(RECEIPT_COLUMNS)
+            .append(RECEIPT_SELECT)
             .append(" FROM receipts WHERE workspace_id = ? AND ")
             .append(dialect.unsignedReceipt);
     List<Object> params = new ArrayList<>();
@@ -1553,7 +1611,7 @@ abstract class JdbcTx implements Tx {
   public List<ReceiptRow> claimPending(Instant issuedBefore, int limit) {
     return query(
         "SELECT "
-            + RECEIPT_COLUMNS
+            + RECEIPT_SELECT
             + " FROM receipts WHERE "
             + dialect.unsignedReceipt
             + " AND issued_at < ?"

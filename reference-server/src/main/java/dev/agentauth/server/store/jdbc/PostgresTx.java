@@ -53,8 +53,8 @@ final class PostgresTx extends JdbcTx {
   }
 
   @Override
-  Object storedSignature(ReceiptRow row) {
-    return row.signedJson();
+  Object storedSignature(ReceiptRow row, ReceiptContexts.Cut cut) {
+    return cut.cutAlike(row.signedJson());
   }
 
   /**
@@ -77,28 +77,19 @@ final class PostgresTx extends JdbcTx {
     return column;
   }
 
-  static final String INSERT_RECEIPT_POSTGRES =
-      "INSERT INTO receipts ("
-          + RECEIPT_COLUMNS
-          + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-          + " ON CONFLICT (workspace_id, receipt_id) DO NOTHING";
-
-  @Override
-  String insertReceiptSql() {
-    return INSERT_RECEIPT_POSTGRES;
-  }
-
   /** PostgreSQL inserts a whole batch of receipts with one statement. */
   static final String INSERT_RECEIPTS_POSTGRES =
       "INSERT INTO receipts ("
           + RECEIPT_COLUMNS
           + ") SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[],"
-          + " ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[])"
+          + " ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[],"
+          + " ?::integer[], ?::text[])"
           + " ON CONFLICT (workspace_id, receipt_id) DO NOTHING";
 
   /** Column types of {@link #INSERT_RECEIPTS_POSTGRES}, in {@link #receiptParams} order. */
   static final String[] RECEIPT_ARRAY_TYPES = {
-    "text", "text", "text", "text", "text", "text", "text", "text", "text", "bigint", "text", "text"
+    "text", "text", "text", "text", "text", "text", "text", "text", "text", "bigint", "text",
+    "text", "integer", "text"
   };
 
   @Override
@@ -107,11 +98,14 @@ final class PostgresTx extends JdbcTx {
       return;
     }
     int n = rows.size();
+    List<ReceiptContexts.Cut> cuts = cutAndStoreContexts(rows);
     Object[][] columns = new Object[RECEIPT_ARRAY_TYPES.length][n];
     for (int i = 0; i < n; i++) {
-      Object[] params = receiptParams(rows.get(i));
+      Object[] params = receiptParams(rows.get(i), cuts.get(i));
       for (int c = 0; c < params.length; c++) {
-        columns[c][i] = params[c] instanceof Instant t ? (Object) t.toEpochMilli() : params[c];
+        Object v = params[c];
+        columns[c][i] =
+            v instanceof Instant t ? (Object) t.toEpochMilli() : v instanceof Null ? null : v;
       }
     }
     try {
@@ -132,7 +126,18 @@ final class PostgresTx extends JdbcTx {
     if (SignedReceiptText.signatureObjectOf(Objects.requireNonNull(signedJson)) == null) {
       return false;
     }
-    return update(MARK_SIGNED_POSTGRES, signedJson, workspaceId, receiptId, signedJson) == 1;
+    ReceiptContexts.Cut cut = ReceiptContexts.cut(signedJson);
+    return update(
+            MARK_SIGNED_POSTGRES,
+            signedJson,
+            cut.text(),
+            workspaceId,
+            receiptId,
+            signedJson,
+            cut.sha256(),
+            cut.at() == null ? NULL_INTEGER : cut.at(),
+            cut.text())
+        == 1;
   }
 
   @Override
@@ -140,14 +145,20 @@ final class PostgresTx extends JdbcTx {
     if (receipts.isEmpty()) {
       return new boolean[0];
     }
-    String[][] columns = new String[3][receipts.size()];
+    Object[][] columns = new Object[6][receipts.size()];
     for (int i = 0; i < receipts.size(); i++) {
       Signed r = receipts.get(i);
       columns[0][i] = r.workspaceId();
       columns[1][i] = r.receiptId();
       // A text without a trailing signature member goes in as NULL, which the statement skips.
       String text = Objects.requireNonNull(r.signedJson());
-      columns[2][i] = SignedReceiptText.signatureObjectOf(text) == null ? null : text;
+      if (SignedReceiptText.signatureObjectOf(text) != null) {
+        ReceiptContexts.Cut cut = ReceiptContexts.cut(text);
+        columns[2][i] = text;
+        columns[3][i] = cut.text();
+        columns[4][i] = cut.sha256();
+        columns[5][i] = cut.at();
+      }
     }
     java.util.Set<List<String>> updated = new java.util.HashSet<>();
     try {
@@ -157,7 +168,7 @@ final class PostgresTx extends JdbcTx {
       // keep doing so as the table grows until the next ANALYZE. The planning costs a fraction of
       // the statement, which signs up to a batch of receipts.
       ps.unwrap(PGStatement.class).setPrepareThreshold(0);
-      bindArrays(ps, THREE_TEXTS, columns);
+      bindArrays(ps, MARK_SIGNED_ARRAY_TYPES, columns);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           updated.add(List.of(rs.getString(1), rs.getString(2)));
@@ -192,26 +203,57 @@ final class PostgresTx extends JdbcTx {
    */
   static final String SIGNED_PREFIX_END = "'" + SignedReceiptText.MEMBER_SEPARATOR + "{'";
 
-  /** PostgreSQL stores the text if it starts with the stored payload and a signature member. */
+  /**
+   * Which stored receipt a signed text is compared with: one stored whole by its payload, one
+   * stored with its context cut out (see {@link ReceiptContexts}) by the text cut the same way and
+   * the context's hash. Parameters (or {@code v} columns): the whole text, the cut text, its
+   * context's hash and position.
+   */
+  private static String signedTextMatches(String whole, String cut, String sha, String at) {
+    return "((r.context_sha256 IS NULL AND starts_with("
+        + whole
+        + ", left(r.payload_json, -1) || "
+        + SIGNED_PREFIX_END
+        + ")) OR (r.context_sha256 = "
+        + sha
+        + " AND r.context_at = "
+        + at
+        + " AND starts_with("
+        + cut
+        + ", left(r.payload_json, -1) || "
+        + SIGNED_PREFIX_END
+        + ")))";
+  }
+
+  /**
+   * PostgreSQL stores the text if it starts with the stored payload and a signature member: whole,
+   * or cut as the payload was.
+   */
   static final String MARK_SIGNED_POSTGRES =
-      "UPDATE receipts r SET signed_json = ?"
+      "UPDATE receipts r SET signed_json ="
+          + " CASE WHEN r.context_sha256 IS NULL THEN ?::text ELSE ?::text END"
           + " WHERE r.workspace_id = ? AND r.receipt_id = ? AND "
           + STILL_UNSIGNED_POSTGRES
-          + " AND starts_with(?, left(payload_json, -1) || "
-          + SIGNED_PREFIX_END
-          + ")";
+          + " AND "
+          + signedTextMatches("?::text", "?::text", "?::text", "?::integer");
+
+  /** Column types of {@link #MARK_SIGNED_ALL_POSTGRES}. */
+  static final String[] MARK_SIGNED_ARRAY_TYPES = {
+    "text", "text", "text", "text", "text", "integer"
+  };
 
   /**
    * PostgreSQL stores a whole batch of signatures with one statement: far cheaper there than a
    * statement per receipt.
    */
   static final String MARK_SIGNED_ALL_POSTGRES =
-      "UPDATE receipts r SET signed_json = v.signed"
-          + " FROM unnest(?::text[], ?::text[], ?::text[]) AS v(ws, id, signed)"
+      "UPDATE receipts r SET signed_json ="
+          + " CASE WHEN r.context_sha256 IS NULL THEN v.signed ELSE v.cut END"
+          + " FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::integer[])"
+          + " AS v(ws, id, signed, cut, sha, at)"
           + " WHERE r.workspace_id = v.ws AND r.receipt_id = v.id AND "
           + STILL_UNSIGNED_POSTGRES
-          + " AND starts_with(v.signed, left(r.payload_json, -1) || "
-          + SIGNED_PREFIX_END
-          + ")"
+          + " AND "
+          + signedTextMatches("v.signed", "v.cut", "v.sha", "v.at")
           + " RETURNING r.workspace_id, r.receipt_id";
 }

@@ -51,7 +51,7 @@ final class SqliteTx extends JdbcTx {
   }
 
   @Override
-  Object storedSignature(ReceiptRow row) {
+  Object storedSignature(ReceiptRow row, ReceiptContexts.Cut cut) {
     return row.signedJson() == null ? null : SignedReceiptText.signatureObjectOf(row.signedJson());
   }
 
@@ -75,23 +75,19 @@ final class SqliteTx extends JdbcTx {
   static final String INSERT_RECEIPT_SQLITE =
       "INSERT INTO receipts ("
           + RECEIPT_COLUMNS.replace("signed_json", "signature")
-          + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+          + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
           + " ON CONFLICT (workspace_id, receipt_id) DO NOTHING";
-
-  @Override
-  String insertReceiptSql() {
-    return INSERT_RECEIPT_SQLITE;
-  }
 
   @Override
   void insertReceipts(List<ReceiptRow> rows) {
     if (rows.isEmpty()) {
       return;
     }
+    List<ReceiptContexts.Cut> cuts = cutAndStoreContexts(rows);
     try {
       PreparedStatement ps = statements.prepare(INSERT_RECEIPT_SQLITE);
-      for (ReceiptRow row : rows) {
-        Object[] params = receiptParams(row);
+      for (int r = 0; r < rows.size(); r++) {
+        Object[] params = receiptParams(rows.get(r), cuts.get(r));
         for (int i = 0; i < params.length; i++) {
           set(ps, i + 1, params[i]);
         }
@@ -111,14 +107,36 @@ final class SqliteTx extends JdbcTx {
   /**
    * SQLite stores the signature member only, and only if the given text is exactly the stored
    * payload with that member appended: the text {@code signed_json} rebuilds is then the one given.
+   * A receipt stored with its context cut out (see {@link ReceiptContexts}) is compared cut: the
+   * given text with the same context cut out at the same place, and the context's hash.
    */
   static final String MARK_SIGNED_SQLITE =
       "UPDATE receipts SET signature = ?"
           + " WHERE workspace_id = ? AND receipt_id = ? AND signature IS NULL"
+          + " AND ((context_sha256 IS NULL"
           + " AND substr(payload_json, 1, length(payload_json) - 1) || "
           + SignedReceiptText.sqlSeparatorLiteral()
-          + " || ? || '}'"
-          + " = ?";
+          + " || ? || '}' = ?)"
+          + " OR (context_sha256 = ? AND context_at = ?"
+          + " AND substr(payload_json, 1, length(payload_json) - 1) || "
+          + SignedReceiptText.sqlSeparatorLiteral()
+          + " || ? || '}' = ?))";
+
+  /** Binds {@link #MARK_SIGNED_SQLITE} for a text whose signature member is {@code member}. */
+  private static void bindMarkSigned(
+      PreparedStatement ps, String workspaceId, String receiptId, String member, String signedJson)
+      throws SQLException {
+    ReceiptContexts.Cut cut = ReceiptContexts.cut(signedJson);
+    ps.setString(1, member);
+    ps.setString(2, workspaceId);
+    ps.setString(3, receiptId);
+    ps.setString(4, member);
+    ps.setString(5, signedJson);
+    set(ps, 6, cut.sha256());
+    set(ps, 7, cut.at() == null ? NULL_INTEGER : cut.at());
+    ps.setString(8, member);
+    ps.setString(9, cut.text());
+  }
 
   @Override
   public boolean markSigned(String workspaceId, String receiptId, String signedJson) {
@@ -126,7 +144,13 @@ final class SqliteTx extends JdbcTx {
     if (member == null) {
       return false;
     }
-    return update(MARK_SIGNED_SQLITE, member, workspaceId, receiptId, member, signedJson) == 1;
+    try {
+      PreparedStatement ps = statements.prepare(MARK_SIGNED_SQLITE);
+      bindMarkSigned(ps, workspaceId, receiptId, member, signedJson);
+      return ps.executeUpdate() == 1;
+    } catch (SQLException e) {
+      throw failure(MARK_SIGNED_SQLITE, e);
+    }
   }
 
   @Override
@@ -144,11 +168,7 @@ final class SqliteTx extends JdbcTx {
         if (member == null) {
           continue; // not a signed receipt text: refused, as markSigned refuses it
         }
-        ps.setString(1, member);
-        ps.setString(2, r.workspaceId());
-        ps.setString(3, r.receiptId());
-        ps.setString(4, member);
-        ps.setString(5, r.signedJson());
+        bindMarkSigned(ps, r.workspaceId(), r.receiptId(), member, r.signedJson());
         ps.addBatch();
         batched.add(i);
       }
