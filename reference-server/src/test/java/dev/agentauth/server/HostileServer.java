@@ -102,7 +102,12 @@ final class HostileServer implements AutoCloseable {
   /** A server with {@code heap}, plus the bystander workspace and its one authorization. */
   static HostileServer start(Path work, String heap, String... extraArgs) throws Exception {
     HostileServer s = startServer(work, heap, List.of(extraArgs), Map.of());
-    s.addVictim();
+    try {
+      s.addVictim();
+    } catch (Exception | AssertionError e) {
+      s.close(); // the test never gets the fixture to close
+      throw e;
+    }
     return s;
   }
 
