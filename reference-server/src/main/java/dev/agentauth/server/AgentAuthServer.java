@@ -73,31 +73,13 @@ public final class AgentAuthServer implements AutoCloseable {
   private final ApiKeyOps apiKeys;
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Api api;
-  private final ScheduledExecutorService housekeeping =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "agentauth-housekeeping");
-            t.setDaemon(true);
-            return t;
-          });
+  private final ScheduledExecutorService housekeeping = daemonScheduler("agentauth-housekeeping");
   // Its own thread: a revocation on another instance must reach this one within a second, whatever
   // the signer's sweep on the housekeeping thread is doing.
-  private final ScheduledExecutorService apiKeyRefresh =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "agentauth-api-keys");
-            t.setDaemon(true);
-            return t;
-          });
+  private final ScheduledExecutorService apiKeyRefresh = daemonScheduler("agentauth-api-keys");
   // Its own thread: the flush writes through the store's writer, which a busy server may hold a
   // while; the signer's sweep should not wait behind it.
-  private final ScheduledExecutorService quotaFlush =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "agentauth-quotas");
-            t.setDaemon(true);
-            return t;
-          });
+  private final ScheduledExecutorService quotaFlush = daemonScheduler("agentauth-quotas");
   private Javalin app;
   private String baseUrl;
   private volatile String baseUrlForReceipts;
@@ -307,6 +289,16 @@ public final class AgentAuthServer implements AutoCloseable {
    * A periodic task that survives whatever it throws: an Error escaping a scheduled task would
    * cancel every later run without a word.
    */
+  /** A single daemon thread named {@code name} for periodic tasks. */
+  private static ScheduledExecutorService daemonScheduler(String name) {
+    return Executors.newSingleThreadScheduledExecutor(
+        r -> {
+          Thread t = new Thread(r, name);
+          t.setDaemon(true);
+          return t;
+        });
+  }
+
   private static Runnable guarded(Runnable task) {
     return () -> {
       try {
