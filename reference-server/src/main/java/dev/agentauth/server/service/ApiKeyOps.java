@@ -294,6 +294,12 @@ public final class ApiKeyOps {
     return cache.estimatedSize();
   }
 
+  /** Whether the cache holds this key now (after pending evictions ran). */
+  boolean caches(String apiKey) {
+    cache.cleanUp();
+    return cache.getIfPresent(hash(apiKey)) != null;
+  }
+
   /** Validates a key creation request against the server's time. */
   public static void validate(CreateApiKeyRequest r, Instant now) {
     Validation v = new Validation();
