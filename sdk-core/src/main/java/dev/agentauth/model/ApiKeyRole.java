@@ -14,6 +14,10 @@ import com.fasterxml.jackson.annotation.JsonCreator;
  *       keys</td></tr>
  *   <tr><td>{@code agent}</td><td>{@code POST /v1/check}; reading authorizations and
  *       receipts</td></tr>
+ *   <tr><td>{@code tool_server}</td><td>everything {@code agent} may call, and answering
+ *       confirmations ({@code POST /v1/confirmations/{nonce}}) with the user's own answer from
+ *       the user's client; never give it to a process whose outbound calls a model can
+ *       steer</td></tr>
  *   <tr><td>{@code approver}</td><td>reading and resolving escalations, under its own
  *       {@code approver_id}; reading authorizations and receipts</td></tr>
  *   <tr><td>{@code auditor}</td><td>every read except the API key list</td></tr>
@@ -35,6 +39,12 @@ public final class ApiKeyRole extends WireEnum<ApiKeyRole.Known> {
 
   /** {@code agent}: checks, and reads authorizations and receipts. */
   public static final ApiKeyRole AGENT = REGISTRY.get(Known.AGENT);
+
+  /**
+   * {@code tool_server}: what {@code agent} may do, and answering confirmations with the user's own
+   * answer relayed from the user's client (MCP elicitation).
+   */
+  public static final ApiKeyRole TOOL_SERVER = REGISTRY.get(Known.TOOL_SERVER);
 
   /** {@code approver}: reads and resolves escalations under its own approver id. */
   public static final ApiKeyRole APPROVER = REGISTRY.get(Known.APPROVER);
@@ -61,6 +71,7 @@ public final class ApiKeyRole extends WireEnum<ApiKeyRole.Known> {
     FULL("full"),
     APP("app"),
     AGENT("agent"),
+    TOOL_SERVER("tool_server"),
     APPROVER("approver"),
     AUDITOR("auditor");
 

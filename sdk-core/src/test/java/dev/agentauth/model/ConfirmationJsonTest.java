@@ -20,6 +20,20 @@ class ConfirmationJsonTest {
   }
 
   @Test
+  void requestCarriesViaWhenGivenAndKeepsUnknownOnes() {
+    assertRoundTrip(
+        "{\"approved\":true,\"via\":\"mcp_elicitation\"}",
+        ConfirmationRequest.class,
+        new ConfirmationRequest(true, null, ConfirmationVia.MCP_ELICITATION));
+    ConfirmationRequest future =
+        WireJson.readStrict("{\"approved\":false,\"via\":\"pager\"}", ConfirmationRequest.class);
+    assertThat(future.via().isKnown()).isFalse();
+    assertThat(future.via().value()).isEqualTo("pager");
+    assertThat(ConfirmationVia.of("console")).isSameAs(ConfirmationVia.CONSOLE);
+    assertThat(ApiKeyRole.of("tool_server")).isSameAs(ApiKeyRole.TOOL_SERVER);
+  }
+
+  @Test
   void requestWithoutApprovedReadsAsNullSoTheServerCanRejectIt() {
     assertThat(WireJson.readStrict("{}", ConfirmationRequest.class).approved()).isNull();
   }

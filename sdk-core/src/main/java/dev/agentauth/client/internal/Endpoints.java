@@ -19,6 +19,7 @@ import dev.agentauth.model.BundlePage;
 import dev.agentauth.model.CheckResponse;
 import dev.agentauth.model.ConfirmationRequest;
 import dev.agentauth.model.ConfirmationResolution;
+import dev.agentauth.model.ConfirmationVia;
 import dev.agentauth.model.Escalation;
 import dev.agentauth.model.EscalationPage;
 import dev.agentauth.model.EscalationResolveResponse;
@@ -150,6 +151,12 @@ public final class Endpoints {
 
   /** {@code POST /v1/confirmations/{nonce}} with {@code approved: true}. */
   public static ApiRequest<ConfirmationResolution> approveConfirmation(String nonce, Duration ttl) {
+    return approveConfirmation(nonce, ttl, null);
+  }
+
+  /** {@code POST /v1/confirmations/{nonce}} with {@code approved: true} and {@code via}. */
+  public static ApiRequest<ConfirmationResolution> approveConfirmation(
+      String nonce, Duration ttl, ConfirmationVia via) {
     Long ttlSeconds = null;
     if (ttl != null) {
       if (ttl.compareTo(Duration.ofSeconds(1)) < 0 || ttl.compareTo(MAX_CONFIRMATION_TTL) > 0) {
@@ -158,12 +165,18 @@ public final class Endpoints {
       }
       ttlSeconds = ttl.toSeconds();
     }
-    return confirmation(nonce, new ConfirmationRequest(true, ttlSeconds));
+    return confirmation(nonce, new ConfirmationRequest(true, ttlSeconds, via));
   }
 
   /** {@code POST /v1/confirmations/{nonce}} with {@code approved: false}. */
   public static ApiRequest<ConfirmationResolution> declineConfirmation(String nonce) {
-    return confirmation(nonce, new ConfirmationRequest(false, null));
+    return declineConfirmation(nonce, null);
+  }
+
+  /** {@code POST /v1/confirmations/{nonce}} with {@code approved: false} and {@code via}. */
+  public static ApiRequest<ConfirmationResolution> declineConfirmation(
+      String nonce, ConfirmationVia via) {
+    return confirmation(nonce, new ConfirmationRequest(false, null, via));
   }
 
   private static ApiRequest<ConfirmationResolution> confirmation(
