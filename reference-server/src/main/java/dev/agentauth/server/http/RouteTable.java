@@ -95,6 +95,9 @@ final class RouteTable {
       case FULL -> "everything under /v1";
       case APP -> "everything under /v1 except resolving escalations and managing API keys";
       case AGENT -> "POST /v1/check, and GET on /v1/authorizations and /v1/receipts";
+      case TOOL_SERVER ->
+          "POST /v1/check, POST /v1/confirmations/{nonce}, and GET on /v1/authorizations and"
+              + " /v1/receipts";
       case APPROVER ->
           "GET and resolve on /v1/escalations, and GET on /v1/authorizations and /v1/receipts";
       case AUDITOR -> "every GET under /v1 except the API key list";
