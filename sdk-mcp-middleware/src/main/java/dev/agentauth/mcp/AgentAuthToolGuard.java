@@ -381,6 +381,18 @@ public final class AgentAuthToolGuard {
                     : "properties " + new java.util.TreeSet<>(p.keySet()).toString()));
       }
     }
+    if (binding == ResourceBinding.argumentsDigest()
+        && tool.name().length() > ResourceBinding.MAX_DIGEST_TOOL_NAME) {
+      throw new IllegalArgumentException(
+          "expected a tool name of at most "
+              + ResourceBinding.MAX_DIGEST_TOOL_NAME
+              + " characters for the default resource binding (<tool>: + 43 characters, at most"
+              + " 256), found "
+              + tool.name().length()
+              + " for tool \""
+              + tool.name()
+              + "\"; give it a resourceBinding(...) of its own");
+    }
     return new GuardedCalls.Guarded(tool, scope, binding);
   }
 
