@@ -1,12 +1,7 @@
 package dev.agentauth.mcp;
 
 import dev.agentauth.client.AgentAuthClient;
-import dev.agentauth.client.CheckParams;
 import dev.agentauth.client.FallbackPolicy;
-import dev.agentauth.model.CheckResponse;
-import dev.agentauth.model.CheckResult;
-import dev.agentauth.model.Decision;
-import dev.agentauth.model.Reason;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
@@ -19,19 +14,14 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 import java.util.regex.Pattern;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
@@ -47,7 +37,7 @@ import reactor.core.scheduler.Schedulers;
  *     .client(agentAuthClient)
  *     .userIdSource(UserIdSource.transportContext("user_id"))     // trusted: see UserIdSource
  *     .authorizationResolver((userId, tool, args) -> grants.find(userId, "support-bot"))
- *     .resourceExtractor(call -> call.stringArgument("mailbox"))
+ *     .resourceBinding("delete_note", ResourceBinding.template("notes:{id}"))
  *     .contextExtractor(call -> Map.of("initiated_by", "agent"))
  *     .listener(d -> log.info("{} {} {} in {}", d.toolName(), d.decision(), d.reason(), d.latency()))
  *     .build();
@@ -67,11 +57,17 @@ import reactor.core.scheduler.Schedulers;
  *       and arguments to an {@code authorization_id}. Empty: denied locally with {@code
  *       authorization_not_found}. Local denials carry {@code "local": true}, no receipt, and make
  *       no service call.
+ *   <li>The tool's {@link ResourceBinding} names the call: by default {@code <tool>:} + a digest of
+ *       its arguments, so that a confirmation or an escalation approval covers only that call (see
+ *       {@link Builder#resourceBinding(String, ResourceBinding)}). A template argument that is
+ *       missing or unusable: denied locally with {@value ResourceBindingException#REASON}.
  *   <li>The check asks for one scope, the tool name (or what the {@linkplain
- *       Builder#scopeMapper(Function) scope mapper} makes of it), with the {@code resource}, {@code
- *       context}, {@code session_id} and cost estimate the configured extractors return.
+ *       Builder#scopeMapper(Function) scope mapper} makes of it), with that {@code resource} and
+ *       the {@code context}, {@code session_id} and cost estimate the configured extractors return.
  *   <li>{@code allow} runs the wrapped tool, unchanged. {@code deny}, {@code confirm} and {@code
- *       escalate} return an error result instead (below); the tool does not run.
+ *       escalate} return an error result instead (below); the tool does not run. With {@linkplain
+ *       Builder#elicitation(boolean) elicitation} on, a {@code confirm} first asks the user in
+ *       their client and, once they approve, re-checks and runs the tool in the same call.
  * </ol>
  *
  * <p><b>Error results</b> have {@code isError: true}, one text block holding the decision as JSON,
@@ -80,17 +76,21 @@ import reactor.core.scheduler.Schedulers;
  * (the client asks the user, resolves the nonce, and retries); for {@code escalate} {@code
  * escalation_id}, {@code escalation_to} (when configured) and {@code escalation_expires_at} (the
  * client routes to the approver and retries once approved); {@code receipt_id} when the service
- * issued a receipt. A tool that declares an {@code outputSchema} gets the object in {@code _meta}
- * under {@value #DECISION_META_KEY} instead of {@code structuredContent}, because MCP clients (the
- * TypeScript SDK among them) validate structured content against the output schema even on errors.
+ * issued a receipt; and always a one-sentence {@code message} for the model (who must act, whether
+ * calling again helps, what to tell the user). A tool that declares an {@code outputSchema} gets
+ * the object in {@code _meta} under {@value #DECISION_META_KEY} instead of {@code
+ * structuredContent}, because MCP clients (the TypeScript SDK among them) validate structured
+ * content against the output schema even on errors.
  *
  * <p><b>When the service cannot answer</b> (timeout, connection failure, 5xx after retries) the
  * client's {@link FallbackPolicy} decides per scope: {@code fail_closed} (the default) yields an
  * error result whose object also has {@code "fallback": true} and {@code fallback_mode}, with
  * reason {@code fallback_closed_timeout}, {@code fallback_closed_unreachable} or {@code
  * fallback_closed_server_error}; {@code fail_open} runs the tool ({@code fallback_open_*}). A
- * client with {@link FallbackPolicy#disabled()} throws, and so does a 4xx answer (a bad API key,
- * input the service rejects): the tool does not run and the MCP client receives a JSON-RPC error.
+ * client with {@link FallbackPolicy#disabled()} throws, and so does a 400 (input the service
+ * rejects): the tool does not run and the MCP client receives a JSON-RPC error. A 401 or 403 (the
+ * guard's own key revoked, expired or lacking the role) is an error result instead, reason {@code
+ * service_unavailable}, with one WARN line in the log and no stack trace.
  *
  * <p>Each fallback is logged once, by the client, the one layer every check goes through: a WARN
  * line on {@code dev.agentauth.client.fallback} naming the tool's scope (after the scope mapper),
@@ -125,7 +125,8 @@ public final class AgentAuthToolGuard {
    */
   public static final String DECISION_META_KEY = "dev.agentauth/decision";
 
-  private static final Logger log = LoggerFactory.getLogger(AgentAuthToolGuard.class);
+  /** How long the guard waits for the user's answer to an elicitation by default: 2 minutes. */
+  public static final Duration DEFAULT_CONFIRMATION_TIMEOUT = Duration.ofMinutes(2);
 
   // Scope names (decisions §2): 1-200 of A-Z a-z 0-9 . _ - : /, not starting or ending with '.'.
   private static final Pattern SCOPE_NAME = Pattern.compile("[A-Za-z0-9._\\-:/]{1,200}");
@@ -135,14 +136,11 @@ public final class AgentAuthToolGuard {
   private final AuthorizationResolver resolver;
   private final AsyncAuthorizationResolver asyncResolver;
   private final Function<String, String> scopeMapper;
-  private final Function<ToolCall, String> resourceExtractor;
-  private final Function<ToolCall, Map<String, Object>> contextExtractor;
-  private final Function<ToolCall, String> sessionIdExtractor;
-  private final Function<ToolCall, Long> estimatedCostExtractor;
-  private final DecisionListener listener;
+  private final ResourceBinding defaultBinding;
+  private final Map<String, ResourceBinding> bindings;
   private final Scheduler asyncScheduler;
-  private final LongSupplier nanoTime;
   private final Duration visibilityCacheTtl;
+  private final GuardedCalls calls;
 
   private AgentAuthToolGuard(Builder b) {
     this.client = b.client;
@@ -150,14 +148,26 @@ public final class AgentAuthToolGuard {
     this.resolver = b.resolver;
     this.asyncResolver = b.asyncResolver;
     this.scopeMapper = b.scopeMapper;
-    this.resourceExtractor = b.resourceExtractor;
-    this.contextExtractor = b.contextExtractor;
-    this.sessionIdExtractor = b.sessionIdExtractor;
-    this.estimatedCostExtractor = b.estimatedCostExtractor;
-    this.listener = b.listener;
+    this.defaultBinding =
+        b.resourceExtractor == null
+            ? ResourceBinding.argumentsDigest()
+            : ResourceBinding.extractor(b.resourceExtractor);
+    this.bindings = Map.copyOf(b.bindings);
     this.asyncScheduler = b.asyncScheduler;
-    this.nanoTime = b.nanoTime;
     this.visibilityCacheTtl = b.visibilityCacheTtl;
+    this.calls =
+        new GuardedCalls(
+            b.client,
+            b.userIdSource,
+            b.resolver,
+            b.asyncResolver,
+            b.contextExtractor,
+            b.sessionIdExtractor,
+            b.estimatedCostExtractor,
+            b.listener,
+            b.asyncScheduler,
+            b.nanoTime,
+            b.elicitation ? new Confirmations(b.client, b.confirmationTimeout) : null);
   }
 
   /** Returns a builder; the client, the user id source and a resolver are required. */
@@ -175,20 +185,19 @@ public final class AgentAuthToolGuard {
    */
   public SyncToolSpecification wrap(SyncToolSpecification spec) {
     Objects.requireNonNull(spec, "spec");
-    Tool tool = spec.tool();
-    String scope = scopeOf(tool);
+    GuardedCalls.Guarded g = prepare(spec.tool());
     BiFunction<McpSyncServerExchange, CallToolRequest, CallToolResult> delegate =
         Objects.requireNonNull(spec.callHandler(), "spec.callHandler()");
     return new SyncToolSpecification(
-        tool,
+        g.tool(),
         (exchange, request) ->
-            guardSync(
-                tool,
-                scope,
+            calls.guardSync(
+                g,
                 () -> delegate.apply(exchange, request),
                 exchange == null ? null : exchange.transportContext(),
                 exchange == null ? null : exchange.sessionId(),
-                request));
+                request,
+                Elicitor.of(exchange)));
   }
 
   /**
@@ -199,20 +208,19 @@ public final class AgentAuthToolGuard {
    */
   public AsyncToolSpecification wrap(AsyncToolSpecification spec) {
     Objects.requireNonNull(spec, "spec");
-    Tool tool = spec.tool();
-    String scope = scopeOf(tool);
+    GuardedCalls.Guarded g = prepare(spec.tool());
     BiFunction<McpAsyncServerExchange, CallToolRequest, Mono<CallToolResult>> delegate =
         Objects.requireNonNull(spec.callHandler(), "spec.callHandler()");
     return new AsyncToolSpecification(
-        tool,
+        g.tool(),
         (exchange, request) ->
-            guardAsync(
-                tool,
-                scope,
+            calls.guardAsync(
+                g,
                 () -> delegate.apply(exchange, request),
                 exchange == null ? null : exchange.transportContext(),
                 exchange == null ? null : exchange.sessionId(),
-                request));
+                request,
+                Elicitor.of(exchange)));
   }
 
   /**
@@ -225,14 +233,14 @@ public final class AgentAuthToolGuard {
   public McpStatelessServerFeatures.SyncToolSpecification wrap(
       McpStatelessServerFeatures.SyncToolSpecification spec) {
     Objects.requireNonNull(spec, "spec");
-    Tool tool = spec.tool();
-    String scope = scopeOf(tool);
+    GuardedCalls.Guarded g = prepare(spec.tool());
     BiFunction<McpTransportContext, CallToolRequest, CallToolResult> delegate =
         Objects.requireNonNull(spec.callHandler(), "spec.callHandler()");
     return new McpStatelessServerFeatures.SyncToolSpecification(
-        tool,
+        g.tool(),
         (context, request) ->
-            guardSync(tool, scope, () -> delegate.apply(context, request), context, null, request));
+            calls.guardSync(
+                g, () -> delegate.apply(context, request), context, null, request, null));
   }
 
   /**
@@ -244,15 +252,14 @@ public final class AgentAuthToolGuard {
   public McpStatelessServerFeatures.AsyncToolSpecification wrap(
       McpStatelessServerFeatures.AsyncToolSpecification spec) {
     Objects.requireNonNull(spec, "spec");
-    Tool tool = spec.tool();
-    String scope = scopeOf(tool);
+    GuardedCalls.Guarded g = prepare(spec.tool());
     BiFunction<McpTransportContext, CallToolRequest, Mono<CallToolResult>> delegate =
         Objects.requireNonNull(spec.callHandler(), "spec.callHandler()");
     return new McpStatelessServerFeatures.AsyncToolSpecification(
-        tool,
+        g.tool(),
         (context, request) ->
-            guardAsync(
-                tool, scope, () -> delegate.apply(context, request), context, null, request));
+            calls.guardAsync(
+                g, () -> delegate.apply(context, request), context, null, request, null));
   }
 
   /**
@@ -349,202 +356,45 @@ public final class AgentAuthToolGuard {
     return List.copyOf(out);
   }
 
-  // ---- per call -------------------------------------------------------------------------------
-
-  private CallToolResult guardSync(
-      Tool tool,
-      String scope,
-      Supplier<CallToolResult> delegate,
-      McpTransportContext context,
-      String sessionId,
-      CallToolRequest request) {
-    long start = nanoTime.getAsLong();
-    ToolCall call = toolCall(tool, request, context, sessionId);
-    String userId = userIdOf(call);
-    if (userId == null) {
-      return localDenial(tool, scope, null, Reason.MISSING_USER_ID, start);
-    }
-    Optional<String> authorizationId =
-        asyncResolver != null
-            ? join(asyncResolver.resolve(userId, call.toolName(), call.arguments()))
-            : clean(resolver.resolve(userId, call.toolName(), call.arguments()));
-    if (authorizationId.isEmpty()) {
-      return localDenial(tool, scope, userId, Reason.AUTHORIZATION_NOT_FOUND, start);
-    }
-    String id = authorizationId.get();
-    CheckResponse response = client.check(checkParams(call, scope, id));
-    CheckResult result = resultFor(response, scope);
-    notifyListener(serviceDecision(call, scope, userId, id, result, start));
-    return result.isAllowed()
-        ? delegate.get()
-        : DecisionResults.error(tool, DecisionResults.body(result));
-  }
-
-  private Mono<CallToolResult> guardAsync(
-      Tool tool,
-      String scope,
-      Supplier<Mono<CallToolResult>> delegate,
-      McpTransportContext context,
-      String sessionId,
-      CallToolRequest request) {
-    return Mono.defer(
-        () -> {
-          long start = nanoTime.getAsLong();
-          ToolCall call = toolCall(tool, request, context, sessionId);
-          String userId = userIdOf(call);
-          if (userId == null) {
-            return Mono.just(localDenial(tool, scope, null, Reason.MISSING_USER_ID, start));
-          }
-          Mono<Optional<String>> authorizationId =
-              asyncResolver != null
-                  ? Mono.fromCompletionStage(
-                          () -> asyncResolver.resolve(userId, call.toolName(), call.arguments()))
-                      .map(AgentAuthToolGuard::clean)
-                      .defaultIfEmpty(Optional.empty())
-                  : Mono.just(clean(resolver.resolve(userId, call.toolName(), call.arguments())));
-          return authorizationId.flatMap(
-              found -> {
-                if (found.isEmpty()) {
-                  return Mono.just(
-                      localDenial(tool, scope, userId, Reason.AUTHORIZATION_NOT_FOUND, start));
-                }
-                String id = found.get();
-                CheckParams params = checkParams(call, scope, id);
-                return Mono.fromFuture(() -> client.async().check(params))
-                    .publishOn(asyncScheduler)
-                    .flatMap(
-                        response -> {
-                          CheckResult result = resultFor(response, scope);
-                          notifyListener(serviceDecision(call, scope, userId, id, result, start));
-                          return result.isAllowed()
-                              ? delegate.get()
-                              : Mono.just(
-                                  DecisionResults.error(tool, DecisionResults.body(result)));
-                        });
-              });
-        });
-  }
-
-  private static ToolCall toolCall(
-      Tool tool, CallToolRequest request, McpTransportContext context, String sessionId) {
-    return new ToolCall(
-        tool.name(), request == null ? null : request.arguments(), context, sessionId);
-  }
-
-  private String userIdOf(ToolCall call) {
-    String userId = userIdSource.userId(call);
-    return userId == null || userId.isBlank() ? null : userId;
-  }
-
-  private CheckParams checkParams(ToolCall call, String scope, String authorizationId) {
-    CheckParams.Builder b = CheckParams.builder().authorizationId(authorizationId).scope(scope);
-    if (resourceExtractor != null) {
-      b.resource(resourceExtractor.apply(call));
-    }
-    if (contextExtractor != null) {
-      Map<String, Object> context = contextExtractor.apply(call);
-      if (context != null && !context.isEmpty()) {
-        b.context(context);
-      }
-    }
-    if (sessionIdExtractor != null) {
-      b.sessionId(sessionIdExtractor.apply(call));
-    }
-    if (estimatedCostExtractor != null) {
-      Long cost = estimatedCostExtractor.apply(call);
-      if (cost != null) {
-        b.estimatedCostMicros(cost);
-      }
-    }
-    return b.build();
-  }
-
-  private static CheckResult resultFor(CheckResponse response, String scope) {
-    CheckResult result = response.results().get(scope);
-    if (result == null) {
-      throw new IllegalStateException(
-          "expected a result for scope \""
-              + scope
-              + "\" in the check response, found results for "
-              + response.results().keySet());
-    }
-    return result;
-  }
-
-  private CallToolResult localDenial(
-      Tool tool, String scope, String userId, Reason reason, long start) {
-    notifyListener(
-        new GuardDecision(
-            tool.name(),
-            scope,
-            userId,
-            null,
-            Decision.DENY,
-            reason,
-            elapsed(start),
-            null,
-            true,
-            null));
-    return DecisionResults.error(tool, DecisionResults.localBody(reason));
-  }
-
-  private GuardDecision serviceDecision(
-      ToolCall call,
-      String scope,
-      String userId,
-      String authorizationId,
-      CheckResult r,
-      long start) {
-    return new GuardDecision(
-        call.toolName(),
-        scope,
-        userId,
-        authorizationId,
-        r.decision(),
-        r.reason(),
-        elapsed(start),
-        r.receipt() == null ? null : r.receipt().receiptId(),
-        false,
-        Boolean.TRUE.equals(r.fallback()) ? r.fallbackMode() : null);
-  }
-
-  private Duration elapsed(long start) {
-    return Duration.ofNanos(Math.max(0, nanoTime.getAsLong() - start));
-  }
-
-  private void notifyListener(GuardDecision decision) {
-    if (listener == null) {
-      return;
-    }
-    try {
-      listener.onDecision(decision);
-    } catch (RuntimeException e) {
-      log.warn(
-          "agentauth decision listener failed for tool {} ({} {}); the call proceeds as decided",
-          decision.toolName(),
-          decision.decision(),
-          decision.reason(),
-          e);
-    }
-  }
-
-  private static Optional<String> clean(Optional<String> id) {
-    return id == null ? Optional.empty() : id.filter(s -> !s.isBlank());
-  }
-
-  private static Optional<String> join(CompletionStage<Optional<String>> stage) {
-    Objects.requireNonNull(stage, "the async authorization resolver returned a null stage");
-    try {
-      return clean(stage.toCompletableFuture().join());
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw e;
-    }
-  }
-
   // ---- wrap-time checks -----------------------------------------------------------------------
+
+  private GuardedCalls.Guarded prepare(Tool tool) {
+    String scope = scopeOf(tool);
+    ResourceBinding binding = bindings.getOrDefault(tool.name(), defaultBinding);
+    for (String placeholder : binding.placeholders()) {
+      boolean declared =
+          tool.inputSchema() != null
+              && tool.inputSchema().get("properties") instanceof Map<?, ?> properties
+              && properties.containsKey(placeholder);
+      if (!declared) {
+        throw new IllegalArgumentException(
+            "expected the input schema of tool \""
+                + tool.name()
+                + "\" to declare the top-level property \""
+                + placeholder
+                + "\" that its resource binding "
+                + binding
+                + " reads, found "
+                + (tool.inputSchema() == null
+                        || !(tool.inputSchema().get("properties") instanceof Map<?, ?> p)
+                    ? "no properties"
+                    : "properties " + new java.util.TreeSet<>(p.keySet()).toString()));
+      }
+    }
+    if (binding == ResourceBinding.argumentsDigest()
+        && tool.name().length() > ResourceBinding.MAX_DIGEST_TOOL_NAME) {
+      throw new IllegalArgumentException(
+          "expected a tool name of at most "
+              + ResourceBinding.MAX_DIGEST_TOOL_NAME
+              + " characters for the default resource binding (<tool>: + 43 characters, at most"
+              + " 256), found "
+              + tool.name().length()
+              + " for tool \""
+              + tool.name()
+              + "\"; give it a resourceBinding(...) of its own");
+    }
+    return new GuardedCalls.Guarded(tool, scope, binding);
+  }
 
   private String scopeOf(Tool tool) {
     Objects.requireNonNull(tool, "spec.tool()");
@@ -603,6 +453,9 @@ public final class AgentAuthToolGuard {
     private AsyncAuthorizationResolver asyncResolver;
     private Function<String, String> scopeMapper = Function.identity();
     private Function<ToolCall, String> resourceExtractor;
+    private final Map<String, ResourceBinding> bindings = new HashMap<>();
+    private boolean elicitation;
+    private Duration confirmationTimeout = DEFAULT_CONFIRMATION_TIMEOUT;
     private Function<ToolCall, Map<String, Object>> contextExtractor;
     private Function<ToolCall, String> sessionIdExtractor;
     private Function<ToolCall, Long> estimatedCostExtractor;
@@ -665,12 +518,59 @@ public final class AgentAuthToolGuard {
 
     /**
      * Sets the function returning the check's {@code resource} (matched by {@code
-     * resource_pattern}, blocked by tombstones), or {@code null} for none. Default: none. When it
-     * reads tool arguments (written by the model), keep the tool's scope {@code fail_closed} in the
-     * client's {@link FallbackPolicy}.
+     * resource_pattern}, blocked by tombstones) for every tool without its own {@linkplain
+     * #resourceBinding(String, ResourceBinding) binding}: {@code
+     * ResourceBinding.extractor(extractor)}. Returning {@code null} sends no resource, which widens
+     * that call's approval to the whole scope. Without this and without a per-tool binding, a tool
+     * gets {@link ResourceBinding#argumentsDigest()}. When it reads tool arguments (written by the
+     * model), keep the tool's scope {@code fail_closed} in the client's {@link FallbackPolicy}.
      */
     public Builder resourceExtractor(Function<ToolCall, String> extractor) {
       this.resourceExtractor = Objects.requireNonNull(extractor, "extractor");
+      return this;
+    }
+
+    /**
+     * Sets what an approval of {@code toolName}'s calls covers: the {@code resource} of its checks
+     * (see {@link ResourceBinding}), e.g. {@code resourceBinding("delete_note",
+     * ResourceBinding.template("notes:{id}"))}. Replaces the {@linkplain
+     * #resourceExtractor(Function) extractor} and the default {@link
+     * ResourceBinding#argumentsDigest()} for that tool. A template is checked when the tool is
+     * wrapped: each placeholder must be a top-level property of the tool's input schema.
+     */
+    public Builder resourceBinding(String toolName, ResourceBinding binding) {
+      Objects.requireNonNull(toolName, "toolName");
+      this.bindings.put(toolName, Objects.requireNonNull(binding, "binding"));
+      return this;
+    }
+
+    /**
+     * Sets whether a {@code confirm} decision asks the user in their MCP client (default {@code
+     * false}): when the client declared the {@code elicitation} capability and the server keeps
+     * sessions, the guard sends a form-mode {@code elicitation/create} in the same {@code
+     * tools/call}, approves or declines the nonce from the answer ({@code via: mcp_elicitation}),
+     * and on approval re-checks and runs the tool. Otherwise, and on cancel or timeout, the call
+     * returns the {@code confirm} result. Approving needs a key of role {@code tool_server} (or
+     * {@code app}, {@code full}); never give that role to a process whose outbound calls a model
+     * can steer.
+     */
+    public Builder elicitation(boolean enabled) {
+      this.elicitation = enabled;
+      return this;
+    }
+
+    /**
+     * Sets how long the guard waits for the user's answer to an elicitation (default 2 minutes);
+     * after that the call returns the {@code confirm} result and the nonce stays unresolved.
+     *
+     * @throws IllegalArgumentException if {@code timeout} is zero or negative
+     */
+    public Builder confirmationTimeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "timeout");
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("expected a confirmation timeout > 0, found " + timeout);
+      }
+      this.confirmationTimeout = timeout;
       return this;
     }
 
