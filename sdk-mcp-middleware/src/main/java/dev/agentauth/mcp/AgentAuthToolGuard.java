@@ -1,8 +1,11 @@
 package dev.agentauth.mcp;
 
 import dev.agentauth.client.AgentAuthClient;
+import dev.agentauth.client.ApiException;
+import dev.agentauth.client.AuthenticationException;
 import dev.agentauth.client.CheckParams;
 import dev.agentauth.client.FallbackPolicy;
+import dev.agentauth.client.ForbiddenException;
 import dev.agentauth.model.CheckResponse;
 import dev.agentauth.model.CheckResult;
 import dev.agentauth.model.Decision;
@@ -19,6 +22,7 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -47,7 +51,7 @@ import reactor.core.scheduler.Schedulers;
  *     .client(agentAuthClient)
  *     .userIdSource(UserIdSource.transportContext("user_id"))     // trusted: see UserIdSource
  *     .authorizationResolver((userId, tool, args) -> grants.find(userId, "support-bot"))
- *     .resourceExtractor(call -> call.stringArgument("mailbox"))
+ *     .resourceBinding("delete_note", ResourceBinding.template("notes:{id}"))
  *     .contextExtractor(call -> Map.of("initiated_by", "agent"))
  *     .listener(d -> log.info("{} {} {} in {}", d.toolName(), d.decision(), d.reason(), d.latency()))
  *     .build();
@@ -67,11 +71,17 @@ import reactor.core.scheduler.Schedulers;
  *       and arguments to an {@code authorization_id}. Empty: denied locally with {@code
  *       authorization_not_found}. Local denials carry {@code "local": true}, no receipt, and make
  *       no service call.
+ *   <li>The tool's {@link ResourceBinding} names the call: by default {@code <tool>:} + a digest of
+ *       its arguments, so that a confirmation or an escalation approval covers only that call (see
+ *       {@link Builder#resourceBinding(String, ResourceBinding)}). A template argument that is
+ *       missing or unusable: denied locally with {@value ResourceBindingException#REASON}.
  *   <li>The check asks for one scope, the tool name (or what the {@linkplain
- *       Builder#scopeMapper(Function) scope mapper} makes of it), with the {@code resource}, {@code
- *       context}, {@code session_id} and cost estimate the configured extractors return.
+ *       Builder#scopeMapper(Function) scope mapper} makes of it), with that {@code resource} and
+ *       the {@code context}, {@code session_id} and cost estimate the configured extractors return.
  *   <li>{@code allow} runs the wrapped tool, unchanged. {@code deny}, {@code confirm} and {@code
- *       escalate} return an error result instead (below); the tool does not run.
+ *       escalate} return an error result instead (below); the tool does not run. With {@linkplain
+ *       Builder#elicitation(boolean) elicitation} on, a {@code confirm} first asks the user in
+ *       their client and, once they approve, re-checks and runs the tool in the same call.
  * </ol>
  *
  * <p><b>Error results</b> have {@code isError: true}, one text block holding the decision as JSON,
@@ -80,17 +90,21 @@ import reactor.core.scheduler.Schedulers;
  * (the client asks the user, resolves the nonce, and retries); for {@code escalate} {@code
  * escalation_id}, {@code escalation_to} (when configured) and {@code escalation_expires_at} (the
  * client routes to the approver and retries once approved); {@code receipt_id} when the service
- * issued a receipt. A tool that declares an {@code outputSchema} gets the object in {@code _meta}
- * under {@value #DECISION_META_KEY} instead of {@code structuredContent}, because MCP clients (the
- * TypeScript SDK among them) validate structured content against the output schema even on errors.
+ * issued a receipt; and always a one-sentence {@code message} for the model (who must act, whether
+ * calling again helps, what to tell the user). A tool that declares an {@code outputSchema} gets
+ * the object in {@code _meta} under {@value #DECISION_META_KEY} instead of {@code
+ * structuredContent}, because MCP clients (the TypeScript SDK among them) validate structured
+ * content against the output schema even on errors.
  *
  * <p><b>When the service cannot answer</b> (timeout, connection failure, 5xx after retries) the
  * client's {@link FallbackPolicy} decides per scope: {@code fail_closed} (the default) yields an
  * error result whose object also has {@code "fallback": true} and {@code fallback_mode}, with
  * reason {@code fallback_closed_timeout}, {@code fallback_closed_unreachable} or {@code
  * fallback_closed_server_error}; {@code fail_open} runs the tool ({@code fallback_open_*}). A
- * client with {@link FallbackPolicy#disabled()} throws, and so does a 4xx answer (a bad API key,
- * input the service rejects): the tool does not run and the MCP client receives a JSON-RPC error.
+ * client with {@link FallbackPolicy#disabled()} throws, and so does a 400 (input the service
+ * rejects): the tool does not run and the MCP client receives a JSON-RPC error. A 401 or 403 (the
+ * guard's own key revoked, expired or lacking the role) is an error result instead, reason {@code
+ * service_unavailable}, with one WARN line in the log and no stack trace.
  *
  * <p>Each fallback is logged once, by the client, the one layer every check goes through: a WARN
  * line on {@code dev.agentauth.client.fallback} naming the tool's scope (after the scope mapper),
@@ -125,6 +139,9 @@ public final class AgentAuthToolGuard {
    */
   public static final String DECISION_META_KEY = "dev.agentauth/decision";
 
+  /** How long the guard waits for the user's answer to an elicitation by default: 2 minutes. */
+  public static final Duration DEFAULT_CONFIRMATION_TIMEOUT = Duration.ofMinutes(2);
+
   private static final Logger log = LoggerFactory.getLogger(AgentAuthToolGuard.class);
 
   // Scope names (decisions §2): 1-200 of A-Z a-z 0-9 . _ - : /, not starting or ending with '.'.
@@ -135,7 +152,9 @@ public final class AgentAuthToolGuard {
   private final AuthorizationResolver resolver;
   private final AsyncAuthorizationResolver asyncResolver;
   private final Function<String, String> scopeMapper;
-  private final Function<ToolCall, String> resourceExtractor;
+  private final ResourceBinding defaultBinding;
+  private final Map<String, ResourceBinding> bindings;
+  private final boolean elicitation;
   private final Function<ToolCall, Map<String, Object>> contextExtractor;
   private final Function<ToolCall, String> sessionIdExtractor;
   private final Function<ToolCall, Long> estimatedCostExtractor;
@@ -143,6 +162,7 @@ public final class AgentAuthToolGuard {
   private final Scheduler asyncScheduler;
   private final LongSupplier nanoTime;
   private final Duration visibilityCacheTtl;
+  private final Confirmations confirmations;
 
   private AgentAuthToolGuard(Builder b) {
     this.client = b.client;
@@ -150,7 +170,12 @@ public final class AgentAuthToolGuard {
     this.resolver = b.resolver;
     this.asyncResolver = b.asyncResolver;
     this.scopeMapper = b.scopeMapper;
-    this.resourceExtractor = b.resourceExtractor;
+    this.defaultBinding =
+        b.resourceExtractor == null
+            ? ResourceBinding.argumentsDigest()
+            : ResourceBinding.extractor(b.resourceExtractor);
+    this.bindings = Map.copyOf(b.bindings);
+    this.elicitation = b.elicitation;
     this.contextExtractor = b.contextExtractor;
     this.sessionIdExtractor = b.sessionIdExtractor;
     this.estimatedCostExtractor = b.estimatedCostExtractor;
@@ -158,6 +183,7 @@ public final class AgentAuthToolGuard {
     this.asyncScheduler = b.asyncScheduler;
     this.nanoTime = b.nanoTime;
     this.visibilityCacheTtl = b.visibilityCacheTtl;
+    this.confirmations = new Confirmations(client, b.confirmationTimeout);
   }
 
   /** Returns a builder; the client, the user id source and a resolver are required. */
@@ -175,20 +201,19 @@ public final class AgentAuthToolGuard {
    */
   public SyncToolSpecification wrap(SyncToolSpecification spec) {
     Objects.requireNonNull(spec, "spec");
-    Tool tool = spec.tool();
-    String scope = scopeOf(tool);
+    Guarded g = prepare(spec.tool());
     BiFunction<McpSyncServerExchange, CallToolRequest, CallToolResult> delegate =
         Objects.requireNonNull(spec.callHandler(), "spec.callHandler()");
     return new SyncToolSpecification(
-        tool,
+        g.tool(),
         (exchange, request) ->
             guardSync(
-                tool,
-                scope,
+                g,
                 () -> delegate.apply(exchange, request),
                 exchange == null ? null : exchange.transportContext(),
                 exchange == null ? null : exchange.sessionId(),
-                request));
+                request,
+                Elicitor.of(exchange)));
   }
 
   /**
@@ -199,20 +224,19 @@ public final class AgentAuthToolGuard {
    */
   public AsyncToolSpecification wrap(AsyncToolSpecification spec) {
     Objects.requireNonNull(spec, "spec");
-    Tool tool = spec.tool();
-    String scope = scopeOf(tool);
+    Guarded g = prepare(spec.tool());
     BiFunction<McpAsyncServerExchange, CallToolRequest, Mono<CallToolResult>> delegate =
         Objects.requireNonNull(spec.callHandler(), "spec.callHandler()");
     return new AsyncToolSpecification(
-        tool,
+        g.tool(),
         (exchange, request) ->
             guardAsync(
-                tool,
-                scope,
+                g,
                 () -> delegate.apply(exchange, request),
                 exchange == null ? null : exchange.transportContext(),
                 exchange == null ? null : exchange.sessionId(),
-                request));
+                request,
+                Elicitor.of(exchange)));
   }
 
   /**
@@ -225,14 +249,13 @@ public final class AgentAuthToolGuard {
   public McpStatelessServerFeatures.SyncToolSpecification wrap(
       McpStatelessServerFeatures.SyncToolSpecification spec) {
     Objects.requireNonNull(spec, "spec");
-    Tool tool = spec.tool();
-    String scope = scopeOf(tool);
+    Guarded g = prepare(spec.tool());
     BiFunction<McpTransportContext, CallToolRequest, CallToolResult> delegate =
         Objects.requireNonNull(spec.callHandler(), "spec.callHandler()");
     return new McpStatelessServerFeatures.SyncToolSpecification(
-        tool,
+        g.tool(),
         (context, request) ->
-            guardSync(tool, scope, () -> delegate.apply(context, request), context, null, request));
+            guardSync(g, () -> delegate.apply(context, request), context, null, request, null));
   }
 
   /**
@@ -244,15 +267,13 @@ public final class AgentAuthToolGuard {
   public McpStatelessServerFeatures.AsyncToolSpecification wrap(
       McpStatelessServerFeatures.AsyncToolSpecification spec) {
     Objects.requireNonNull(spec, "spec");
-    Tool tool = spec.tool();
-    String scope = scopeOf(tool);
+    Guarded g = prepare(spec.tool());
     BiFunction<McpTransportContext, CallToolRequest, Mono<CallToolResult>> delegate =
         Objects.requireNonNull(spec.callHandler(), "spec.callHandler()");
     return new McpStatelessServerFeatures.AsyncToolSpecification(
-        tool,
+        g.tool(),
         (context, request) ->
-            guardAsync(
-                tool, scope, () -> delegate.apply(context, request), context, null, request));
+            guardAsync(g, () -> delegate.apply(context, request), context, null, request, null));
   }
 
   /**
@@ -351,49 +372,77 @@ public final class AgentAuthToolGuard {
 
   // ---- per call -------------------------------------------------------------------------------
 
+  /** A wrapped tool with what wrap time decided: its scope and its resource binding. */
+  private record Guarded(Tool tool, String scope, ResourceBinding binding) {}
+
+  /** What the checks of one call share, once user, authorization and resource are known. */
+  private record Call(
+      Guarded g, ToolCall call, String userId, String authorizationId, CheckParams params) {}
+
   private CallToolResult guardSync(
-      Tool tool,
-      String scope,
+      Guarded g,
       Supplier<CallToolResult> delegate,
       McpTransportContext context,
       String sessionId,
-      CallToolRequest request) {
+      CallToolRequest request,
+      Elicitor elicitor) {
     long start = nanoTime.getAsLong();
-    ToolCall call = toolCall(tool, request, context, sessionId);
+    ToolCall call = toolCall(g.tool(), request, context, sessionId);
     String userId = userIdOf(call);
     if (userId == null) {
-      return localDenial(tool, scope, null, Reason.MISSING_USER_ID, start);
+      return localDenial(g, null, Reason.MISSING_USER_ID, null, start);
     }
     Optional<String> authorizationId =
         asyncResolver != null
             ? join(asyncResolver.resolve(userId, call.toolName(), call.arguments()))
             : clean(resolver.resolve(userId, call.toolName(), call.arguments()));
     if (authorizationId.isEmpty()) {
-      return localDenial(tool, scope, userId, Reason.AUTHORIZATION_NOT_FOUND, start);
+      return localDenial(g, userId, Reason.AUTHORIZATION_NOT_FOUND, null, start);
     }
-    String id = authorizationId.get();
-    CheckResponse response = client.check(checkParams(call, scope, id));
-    CheckResult result = resultFor(response, scope);
-    notifyListener(serviceDecision(call, scope, userId, id, result, start));
-    return result.isAllowed()
-        ? delegate.get()
-        : DecisionResults.error(tool, DecisionResults.body(result));
+    String resource;
+    try {
+      resource = g.binding().resourceFor(call);
+    } catch (ResourceBindingException e) {
+      return localDenial(g, userId, ResourceBindingException.REASON_VALUE, e, start);
+    }
+    Call c =
+        new Call(
+            g,
+            call,
+            userId,
+            authorizationId.get(),
+            checkParams(call, g, authorizationId.get(), resource));
+    CheckResult result;
+    try {
+      result = resultFor(client.check(c.params()), g.scope());
+    } catch (AuthenticationException | ForbiddenException e) {
+      return refused(c, e, start);
+    }
+    notifyListener(serviceDecision(c, result, start));
+    if (result.isAllowed()) {
+      return delegate.get();
+    }
+    if (asksUser(result, elicitor)) {
+      Confirmations.Outcome outcome = confirmInClient(c, result, elicitor, start).block();
+      return outcome.runs() ? delegate.get() : outcome.result();
+    }
+    return DecisionResults.error(g.tool(), DecisionResults.body(g.tool().name(), result));
   }
 
   private Mono<CallToolResult> guardAsync(
-      Tool tool,
-      String scope,
+      Guarded g,
       Supplier<Mono<CallToolResult>> delegate,
       McpTransportContext context,
       String sessionId,
-      CallToolRequest request) {
+      CallToolRequest request,
+      Elicitor elicitor) {
     return Mono.defer(
         () -> {
           long start = nanoTime.getAsLong();
-          ToolCall call = toolCall(tool, request, context, sessionId);
+          ToolCall call = toolCall(g.tool(), request, context, sessionId);
           String userId = userIdOf(call);
           if (userId == null) {
-            return Mono.just(localDenial(tool, scope, null, Reason.MISSING_USER_ID, start));
+            return Mono.just(localDenial(g, null, Reason.MISSING_USER_ID, null, start));
           }
           Mono<Optional<String>> authorizationId =
               asyncResolver != null
@@ -406,23 +455,134 @@ public final class AgentAuthToolGuard {
               found -> {
                 if (found.isEmpty()) {
                   return Mono.just(
-                      localDenial(tool, scope, userId, Reason.AUTHORIZATION_NOT_FOUND, start));
+                      localDenial(g, userId, Reason.AUTHORIZATION_NOT_FOUND, null, start));
                 }
-                String id = found.get();
-                CheckParams params = checkParams(call, scope, id);
-                return Mono.fromFuture(() -> client.async().check(params))
-                    .publishOn(asyncScheduler)
+                String resource;
+                try {
+                  resource = g.binding().resourceFor(call);
+                } catch (ResourceBindingException e) {
+                  return Mono.just(
+                      localDenial(g, userId, ResourceBindingException.REASON_VALUE, e, start));
+                }
+                Call c =
+                    new Call(
+                        g, call, userId, found.get(), checkParams(call, g, found.get(), resource));
+                return checkAsync(c, start)
                     .flatMap(
-                        response -> {
-                          CheckResult result = resultFor(response, scope);
-                          notifyListener(serviceDecision(call, scope, userId, id, result, start));
-                          return result.isAllowed()
-                              ? delegate.get()
-                              : Mono.just(
-                                  DecisionResults.error(tool, DecisionResults.body(result)));
+                        checked -> {
+                          if (checked.result() != null) {
+                            return Mono.just(checked.result()); // refused key
+                          }
+                          CheckResult result = checked.check();
+                          if (result.isAllowed()) {
+                            return delegate.get();
+                          }
+                          if (asksUser(result, elicitor)) {
+                            return confirmInClient(c, result, elicitor, start)
+                                .flatMap(o -> o.runs() ? delegate.get() : Mono.just(o.result()));
+                          }
+                          return Mono.just(
+                              DecisionResults.error(
+                                  g.tool(), DecisionResults.body(g.tool().name(), result)));
                         });
               });
         });
+  }
+
+  /** A check's outcome: the service's result, or the error result of a refused guard key. */
+  private record Checked(CheckResult check, CallToolResult result) {}
+
+  /**
+   * Checks without blocking, tells the listener, and continues on the async scheduler; a 401 or 403
+   * (the guard's own key revoked or refused) becomes an error result.
+   */
+  private Mono<Checked> checkAsync(Call c, long start) {
+    return Mono.fromFuture(() -> client.async().check(c.params()))
+        .publishOn(asyncScheduler)
+        .map(
+            response -> {
+              CheckResult result = resultFor(response, c.g().scope());
+              notifyListener(serviceDecision(c, result, start));
+              return new Checked(result, null);
+            })
+        .onErrorResume(
+            e -> e instanceof AuthenticationException || e instanceof ForbiddenException,
+            e -> Mono.just(new Checked(null, refused(c, (ApiException) e, start))));
+  }
+
+  private boolean asksUser(CheckResult result, Elicitor elicitor) {
+    return elicitation
+        && elicitor != null
+        && Decision.CONFIRM.equals(result.decision())
+        && result.confirmNonce() != null
+        && Confirmations.supported(elicitor.capabilities());
+  }
+
+  /**
+   * Asks the user in their client, then approves or declines the nonce; after an approval the
+   * re-check (same parameters) decides whether the tool runs. One sequence for sync and async.
+   */
+  private Mono<Confirmations.Outcome> confirmInClient(
+      Call c, CheckResult confirm, Elicitor elicitor, long start) {
+    return confirmations.ask(
+        c.g().tool(),
+        c.g().binding(),
+        c.call(),
+        confirm,
+        elicitor,
+        () ->
+            checkAsync(c, start)
+                .map(
+                    checked -> {
+                      if (checked.result() != null) {
+                        return new Confirmations.Outcome(checked.result());
+                      }
+                      CheckResult r = checked.check();
+                      return r.isAllowed()
+                          ? Confirmations.Outcome.RUN
+                          : new Confirmations.Outcome(
+                              DecisionResults.error(
+                                  c.g().tool(), DecisionResults.body(c.g().tool().name(), r)));
+                    }),
+        declined -> notifyListener(declinedDecision(c, start)));
+  }
+
+  private CallToolResult refused(Call c, ApiException e, long start) {
+    log.warn(
+        "agentauth refused the guard's API key ({} {}) checking tool {}; the call is denied with"
+            + " reason service_unavailable until the key is replaced (request id {})",
+        e.statusCode(),
+        e.code(),
+        c.g().tool().name(),
+        e.requestId());
+    notifyListener(
+        new GuardDecision(
+            c.g().tool().name(),
+            c.g().scope(),
+            c.userId(),
+            c.authorizationId(),
+            Decision.DENY,
+            DecisionResults.SERVICE_UNAVAILABLE,
+            elapsed(start),
+            null,
+            false,
+            null));
+    return DecisionResults.error(
+        c.g().tool(), DecisionResults.serviceUnavailableBody(c.g().tool().name()));
+  }
+
+  private GuardDecision declinedDecision(Call c, long start) {
+    return new GuardDecision(
+        c.g().tool().name(),
+        c.g().scope(),
+        c.userId(),
+        c.authorizationId(),
+        Decision.DENY,
+        DecisionResults.CONFIRMATION_DECLINED,
+        elapsed(start),
+        null,
+        false,
+        null);
   }
 
   private static ToolCall toolCall(
@@ -436,11 +596,10 @@ public final class AgentAuthToolGuard {
     return userId == null || userId.isBlank() ? null : userId;
   }
 
-  private CheckParams checkParams(ToolCall call, String scope, String authorizationId) {
-    CheckParams.Builder b = CheckParams.builder().authorizationId(authorizationId).scope(scope);
-    if (resourceExtractor != null) {
-      b.resource(resourceExtractor.apply(call));
-    }
+  private CheckParams checkParams(
+      ToolCall call, Guarded g, String authorizationId, String resource) {
+    CheckParams.Builder b =
+        CheckParams.builder().authorizationId(authorizationId).scope(g.scope()).resource(resource);
     if (contextExtractor != null) {
       Map<String, Object> context = contextExtractor.apply(call);
       if (context != null && !context.isEmpty()) {
@@ -472,11 +631,11 @@ public final class AgentAuthToolGuard {
   }
 
   private CallToolResult localDenial(
-      Tool tool, String scope, String userId, Reason reason, long start) {
+      Guarded g, String userId, Reason reason, ResourceBindingException cause, long start) {
     notifyListener(
         new GuardDecision(
-            tool.name(),
-            scope,
+            g.tool().name(),
+            g.scope(),
             userId,
             null,
             Decision.DENY,
@@ -485,21 +644,18 @@ public final class AgentAuthToolGuard {
             null,
             true,
             null));
-    return DecisionResults.error(tool, DecisionResults.localBody(reason));
+    return DecisionResults.error(
+        g.tool(),
+        DecisionResults.localBody(
+            g.tool().name(), reason, cause == null ? null : cause.argument()));
   }
 
-  private GuardDecision serviceDecision(
-      ToolCall call,
-      String scope,
-      String userId,
-      String authorizationId,
-      CheckResult r,
-      long start) {
+  private GuardDecision serviceDecision(Call c, CheckResult r, long start) {
     return new GuardDecision(
-        call.toolName(),
-        scope,
-        userId,
-        authorizationId,
+        c.call().toolName(),
+        c.g().scope(),
+        c.userId(),
+        c.authorizationId(),
         r.decision(),
         r.reason(),
         elapsed(start),
@@ -545,6 +701,32 @@ public final class AgentAuthToolGuard {
   }
 
   // ---- wrap-time checks -----------------------------------------------------------------------
+
+  private Guarded prepare(Tool tool) {
+    String scope = scopeOf(tool);
+    ResourceBinding binding = bindings.getOrDefault(tool.name(), defaultBinding);
+    for (String placeholder : binding.placeholders()) {
+      boolean declared =
+          tool.inputSchema() != null
+              && tool.inputSchema().get("properties") instanceof Map<?, ?> properties
+              && properties.containsKey(placeholder);
+      if (!declared) {
+        throw new IllegalArgumentException(
+            "expected the input schema of tool \""
+                + tool.name()
+                + "\" to declare the top-level property \""
+                + placeholder
+                + "\" that its resource binding "
+                + binding
+                + " reads, found "
+                + (tool.inputSchema() == null
+                        || !(tool.inputSchema().get("properties") instanceof Map<?, ?> p)
+                    ? "no properties"
+                    : "properties " + new java.util.TreeSet<>(p.keySet()).toString()));
+      }
+    }
+    return new Guarded(tool, scope, binding);
+  }
 
   private String scopeOf(Tool tool) {
     Objects.requireNonNull(tool, "spec.tool()");
@@ -603,6 +785,9 @@ public final class AgentAuthToolGuard {
     private AsyncAuthorizationResolver asyncResolver;
     private Function<String, String> scopeMapper = Function.identity();
     private Function<ToolCall, String> resourceExtractor;
+    private final Map<String, ResourceBinding> bindings = new HashMap<>();
+    private boolean elicitation;
+    private Duration confirmationTimeout = DEFAULT_CONFIRMATION_TIMEOUT;
     private Function<ToolCall, Map<String, Object>> contextExtractor;
     private Function<ToolCall, String> sessionIdExtractor;
     private Function<ToolCall, Long> estimatedCostExtractor;
@@ -665,12 +850,59 @@ public final class AgentAuthToolGuard {
 
     /**
      * Sets the function returning the check's {@code resource} (matched by {@code
-     * resource_pattern}, blocked by tombstones), or {@code null} for none. Default: none. When it
-     * reads tool arguments (written by the model), keep the tool's scope {@code fail_closed} in the
-     * client's {@link FallbackPolicy}.
+     * resource_pattern}, blocked by tombstones) for every tool without its own {@linkplain
+     * #resourceBinding(String, ResourceBinding) binding}: {@code
+     * ResourceBinding.extractor(extractor)}. Returning {@code null} sends no resource, which widens
+     * that call's approval to the whole scope. Without this and without a per-tool binding, a tool
+     * gets {@link ResourceBinding#argumentsDigest()}. When it reads tool arguments (written by the
+     * model), keep the tool's scope {@code fail_closed} in the client's {@link FallbackPolicy}.
      */
     public Builder resourceExtractor(Function<ToolCall, String> extractor) {
       this.resourceExtractor = Objects.requireNonNull(extractor, "extractor");
+      return this;
+    }
+
+    /**
+     * Sets what an approval of {@code toolName}'s calls covers: the {@code resource} of its checks
+     * (see {@link ResourceBinding}), e.g. {@code resourceBinding("delete_note",
+     * ResourceBinding.template("notes:{id}"))}. Replaces the {@linkplain
+     * #resourceExtractor(Function) extractor} and the default {@link
+     * ResourceBinding#argumentsDigest()} for that tool. A template is checked when the tool is
+     * wrapped: each placeholder must be a top-level property of the tool's input schema.
+     */
+    public Builder resourceBinding(String toolName, ResourceBinding binding) {
+      Objects.requireNonNull(toolName, "toolName");
+      this.bindings.put(toolName, Objects.requireNonNull(binding, "binding"));
+      return this;
+    }
+
+    /**
+     * Sets whether a {@code confirm} decision asks the user in their MCP client (default {@code
+     * false}): when the client declared the {@code elicitation} capability and the server keeps
+     * sessions, the guard sends a form-mode {@code elicitation/create} in the same {@code
+     * tools/call}, approves or declines the nonce from the answer ({@code via: mcp_elicitation}),
+     * and on approval re-checks and runs the tool. Otherwise, and on cancel or timeout, the call
+     * returns the {@code confirm} result. Approving needs a key of role {@code tool_server} (or
+     * {@code app}, {@code full}); never give that role to a process whose outbound calls a model
+     * can steer.
+     */
+    public Builder elicitation(boolean enabled) {
+      this.elicitation = enabled;
+      return this;
+    }
+
+    /**
+     * Sets how long the guard waits for the user's answer to an elicitation (default 2 minutes);
+     * after that the call returns the {@code confirm} result and the nonce stays unresolved.
+     *
+     * @throws IllegalArgumentException if {@code timeout} is zero or negative
+     */
+    public Builder confirmationTimeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "timeout");
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("expected a confirmation timeout > 0, found " + timeout);
+      }
+      this.confirmationTimeout = timeout;
       return this;
     }
 

@@ -25,10 +25,19 @@ import java.util.function.Function;
 final class DecisionResults {
   private static final ObjectMapper MAPPER = AgentAuthJson.newObjectMapper();
 
+  /** The reason of a call denied because the service refused the guard's own API key. */
+  static final Reason SERVICE_UNAVAILABLE = Reason.of("service_unavailable");
+
+  /** The reason of a call whose user declined the confirmation in their client. */
+  static final Reason CONFIRMATION_DECLINED = Reason.of("confirmation_declined");
+
   private DecisionResults() {}
 
-  /** Returns the decision object of a service (or SDK fallback) result, in a stable order. */
-  static Map<String, Object> body(CheckResult r) {
+  /**
+   * Returns the decision object of a service (or SDK fallback) result, in a stable order, with a
+   * {@code message} for the model.
+   */
+  static Map<String, Object> body(String toolName, CheckResult r) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("decision", r.decision().value());
     m.put("reason", r.reason().value());
@@ -58,15 +67,48 @@ final class DecisionResults {
         m.put("fallback_mode", r.fallbackMode().value());
       }
     }
+    m.put("message", ModelMessages.of(toolName, r));
     return Collections.unmodifiableMap(m);
   }
 
-  /** Returns the decision object of a local denial: no service call, no receipt. */
-  static Map<String, Object> localBody(Reason reason) {
+  /**
+   * Returns the decision object of a local denial: no service call, no receipt. {@code argument}
+   * names the argument a resource template could not read, else {@code null}.
+   */
+  static Map<String, Object> localBody(String toolName, Reason reason, String argument) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("decision", Decision.DENY.value());
     m.put("reason", reason.value());
     m.put("local", true);
+    m.put("message", ModelMessages.local(toolName, reason, argument));
+    return Collections.unmodifiableMap(m);
+  }
+
+  /**
+   * Returns the decision object of a call the guard could not check because the service refused its
+   * API key (401 or 403): no decision, no receipt.
+   */
+  static Map<String, Object> serviceUnavailableBody(String toolName) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("decision", Decision.DENY.value());
+    m.put("reason", SERVICE_UNAVAILABLE.value());
+    m.put("message", ModelMessages.serviceUnavailable(toolName));
+    return Collections.unmodifiableMap(m);
+  }
+
+  /**
+   * Returns the decision object of a confirmation the user declined in their client: the nonce and
+   * the receipt of the {@code confirm} check.
+   */
+  static Map<String, Object> declinedBody(String toolName, CheckResult confirm) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("decision", Decision.DENY.value());
+    m.put("reason", CONFIRMATION_DECLINED.value());
+    putIfPresent(m, "confirm_nonce", confirm.confirmNonce());
+    if (confirm.receipt() != null) {
+      m.put("receipt_id", confirm.receipt().receiptId());
+    }
+    m.put("message", ModelMessages.declined(toolName));
     return Collections.unmodifiableMap(m);
   }
 
