@@ -102,18 +102,22 @@ class ResourceBindingIT {
     grant("alice");
     runner.run(
         ctx -> {
-          JsonNode first = decision(call(ctx, "delete_note", "alice", Map.of("id", "n1")));
+          JsonNode first =
+              decision(call(ctx, "delete_note", "alice", Map.of("id", "n1", "reason", "old")));
           assertThat(first.path("decision").asText()).isEqualTo("confirm");
           admin.confirmations().approve(first.path("confirm_nonce").asText());
 
-          JsonNode other = decision(call(ctx, "delete_note", "alice", Map.of("id", "n2")));
-          CallToolResult retry = call(ctx, "delete_note", "alice", Map.of("id", "n1"));
+          JsonNode other =
+              decision(call(ctx, "delete_note", "alice", Map.of("id", "n2", "reason", "old")));
+          // The template binds id alone: the same note for another reason is the approved action.
+          CallToolResult retry =
+              call(ctx, "delete_note", "alice", Map.of("id", "n1", "reason", "stale"));
 
           assertThat(other.path("decision").asText()).isEqualTo("confirm");
           assertThat(other.path("confirm_nonce").asText())
               .isNotBlank()
               .isNotEqualTo(first.path("confirm_nonce").asText());
-          assertThat(text(retry)).isEqualTo("ran delete_note {id=n1}");
+          assertThat(text(retry)).startsWith("ran delete_note").contains("id=n1", "reason=stale");
         });
   }
 
@@ -197,16 +201,18 @@ class ResourceBindingIT {
           ToolCallback delete = callbacks.guard(new DeleteNoteCallback());
           ToolContext fay = new ToolContext(Map.of("user_id", "fay"));
 
-          JsonNode first = JSON.readTree(delete.call("{\"id\":\"n1\"}", fay));
+          JsonNode first =
+              JSON.readTree(delete.call("{\"id\":\"n1\",\"reason\":\"old\"}", fay));
           assertThat(first.path("decision").asText()).isEqualTo("confirm");
           admin.confirmations().approve(first.path("confirm_nonce").asText());
-          JsonNode other = JSON.readTree(delete.call("{\"id\":\"n2\"}", fay));
-          String retry = delete.call("{\"id\":\"n1\"}", fay);
+          JsonNode other =
+              JSON.readTree(delete.call("{\"id\":\"n2\",\"reason\":\"old\"}", fay));
+          String retry = delete.call("{\"id\":\"n1\",\"reason\":\"stale\"}", fay);
 
           assertThat(other.path("decision").asText()).isEqualTo("confirm");
           assertThat(other.path("confirm_nonce").asText())
               .isNotEqualTo(first.path("confirm_nonce").asText());
-          assertThat(retry).isEqualTo("deleted {\"id\":\"n1\"}");
+          assertThat(retry).isEqualTo("deleted {\"id\":\"n1\",\"reason\":\"stale\"}");
         });
   }
 
@@ -257,7 +263,7 @@ class ResourceBindingIT {
     @Bean
     List<McpStatelessServerFeatures.SyncToolSpecification> notesTools() {
       return List.of(
-          spec("delete_note", "id"),
+          spec("delete_note", "id", "reason"),
           spec("purge_note", "id"),
           spec("archive_note", "id"),
           spec("read_note", "id"),
@@ -274,8 +280,8 @@ class ResourceBindingIT {
           .name("delete_note")
           .description("Deletes a note")
           .inputSchema(
-              "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},"
-                  + "\"required\":[\"id\"]}")
+              "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},"
+                  + "\"reason\":{\"type\":\"string\"}},\"required\":[\"id\"]}")
           .build();
     }
 
