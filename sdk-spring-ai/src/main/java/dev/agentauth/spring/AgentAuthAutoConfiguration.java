@@ -256,8 +256,8 @@ public class AgentAuthAutoConfiguration {
    * Whether the MCP guard asks the user in their client: {@code agentauth.mcp.elicitation.enabled}
    * when set; otherwise on exactly when the starter's API key may answer confirmations (roles
    * {@code full}, {@code app}, {@code tool_server}), looked up once ({@code GET
-   * /v1/api-keys/current}). A failed lookup leaves it off with one WARN line: the guard then returns
-   * the confirm result, as without elicitation.
+   * /v1/api-keys/current}). A failed lookup leaves it off with one WARN line: the guard then
+   * returns the confirm result, as without elicitation.
    */
   static boolean elicitation(AgentAuthClient client, AgentAuthProperties properties) {
     Boolean configured = properties.getMcp().getElicitation().getEnabled();
@@ -274,8 +274,7 @@ public class AgentAuthAutoConfiguration {
       role =
           client
               .apiKeys()
-              .current(
-                  RequestOptions.builder().timeout(ROLE_LOOKUP_TIMEOUT).maxRetries(0).build())
+              .current(RequestOptions.builder().timeout(ROLE_LOOKUP_TIMEOUT).maxRetries(0).build())
               .role();
     } catch (AgentAuthException e) {
       log.warn(
@@ -338,7 +337,8 @@ public class AgentAuthAutoConfiguration {
         ObjectProvider<DecisionListener> listeners,
         AgentAuthProperties properties,
         ToolBindings bindings) {
-      return guardBuilder(client, resolvers, asyncResolvers, scopes, listeners, properties, bindings)
+      return guardBuilder(
+              client, resolvers, asyncResolvers, scopes, listeners, properties, bindings)
           .userIdSource(userIdSource)
           .elicitation(elicitation(client, properties))
           .confirmationTimeout(properties.getMcp().getElicitation().getTimeout())

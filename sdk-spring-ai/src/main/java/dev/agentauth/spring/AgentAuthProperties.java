@@ -381,8 +381,8 @@ public class AgentAuthProperties {
 
     /**
      * Check the tool with no resource at all. Widens every approval: a confirmation or an
-     * escalation approved for one call of the tool then also lets every other call of its scope
-     * run while it lasts.
+     * escalation approved for one call of the tool then also lets every other call of its scope run
+     * while it lasts.
      */
     private boolean unbound;
 

@@ -201,12 +201,10 @@ class ResourceBindingIT {
           ToolCallback delete = callbacks.guard(new DeleteNoteCallback());
           ToolContext fay = new ToolContext(Map.of("user_id", "fay"));
 
-          JsonNode first =
-              JSON.readTree(delete.call("{\"id\":\"n1\",\"reason\":\"old\"}", fay));
+          JsonNode first = JSON.readTree(delete.call("{\"id\":\"n1\",\"reason\":\"old\"}", fay));
           assertThat(first.path("decision").asText()).isEqualTo("confirm");
           admin.confirmations().approve(first.path("confirm_nonce").asText());
-          JsonNode other =
-              JSON.readTree(delete.call("{\"id\":\"n2\",\"reason\":\"old\"}", fay));
+          JsonNode other = JSON.readTree(delete.call("{\"id\":\"n2\",\"reason\":\"old\"}", fay));
           String retry = delete.call("{\"id\":\"n1\",\"reason\":\"stale\"}", fay);
 
           assertThat(other.path("decision").asText()).isEqualTo("confirm");

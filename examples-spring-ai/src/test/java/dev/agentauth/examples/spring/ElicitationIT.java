@@ -50,6 +50,7 @@ import org.springframework.test.context.DynamicPropertySource;
 class ElicitationIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final List<McpSyncClient> CLIENTS = new CopyOnWriteArrayList<>();
+
   /** The reference server's prompt hint is the scope's name. */
   private static final String HINT = "notes.delete";
 
@@ -82,7 +83,9 @@ class ElicitationIT {
 
   /** A client answering every elicitation with {@code answer}, recording the requests. */
   private McpSyncClient client(
-      String token, List<ElicitFormRequest> asked, Function<ElicitFormRequest, ElicitResult> answer) {
+      String token,
+      List<ElicitFormRequest> asked,
+      Function<ElicitFormRequest, ElicitResult> answer) {
     return McpClients.connect(
         port,
         token,
@@ -127,7 +130,9 @@ class ElicitationIT {
     assertThat(allow.userId()).isEqualTo("el_accept");
     assertThat(allow.reason().value()).isEqualTo("authorization_granted_via_confirmation");
     SignedReceipt receipt =
-        AgentAuthTestServer.client().receipts().awaitSigned(allow.receiptId(), Duration.ofSeconds(10));
+        AgentAuthTestServer.client()
+            .receipts()
+            .awaitSigned(allow.receiptId(), Duration.ofSeconds(10));
     @SuppressWarnings("unchecked")
     Map<String, Object> confirmation =
         (Map<String, Object>) receipt.context().get("agentauth_confirmation");
@@ -148,10 +153,7 @@ class ElicitationIT {
   void decliningDeclinesTheNonceAndTheToolDoesNotRun() throws Exception {
     List<ElicitFormRequest> asked = new CopyOnWriteArrayList<>();
     McpSyncClient c =
-        client(
-            "el-decline-token",
-            asked,
-            r -> new ElicitResult(ElicitResult.Action.DECLINE, null));
+        client("el-decline-token", asked, r -> new ElicitResult(ElicitResult.Action.DECLINE, null));
 
     JsonNode d = decision(delete(c, "n1"));
 

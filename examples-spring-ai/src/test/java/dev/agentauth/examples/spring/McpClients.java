@@ -36,8 +36,8 @@ final class McpClients {
 
   /**
    * As {@link #connect(int, String, List)}; with {@code elicitation} not null, the client declares
-   * the {@code elicitation} capability (form mode) and answers each {@code elicitation/create}
-   * with it.
+   * the {@code elicitation} capability (form mode) and answers each {@code elicitation/create} with
+   * it.
    */
   static McpSyncClient connect(
       int port,
@@ -57,7 +57,8 @@ final class McpClients {
             .build();
     McpClient.SyncSpec spec = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(20));
     if (elicitation != null) {
-      spec.capabilities(ClientCapabilities.builder().elicitation().build()).elicitation(elicitation);
+      spec.capabilities(ClientCapabilities.builder().elicitation().build())
+          .elicitation(elicitation);
     }
     McpSyncClient c = spec.build();
     opened.add(c);

@@ -133,8 +133,7 @@ class NotesMcpServerIT {
     CallToolResult again = call(alice, "delete_note", Map.of("id", "n2"));
 
     assertThat(other.path("decision").asText()).isEqualTo("escalate");
-    assertThat(other.path("escalation_id").asText())
-        .isNotEqualTo(d.path("escalation_id").asText());
+    assertThat(other.path("escalation_id").asText()).isNotEqualTo(d.path("escalation_id").asText());
     assertThat(text(once)).contains("deleted n2");
     assertThat(decision(again).path("decision").asText()).isEqualTo("escalate");
   }
