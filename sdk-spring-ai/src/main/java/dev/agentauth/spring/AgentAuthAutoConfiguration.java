@@ -337,11 +337,20 @@ public class AgentAuthAutoConfiguration {
         ObjectProvider<DecisionListener> listeners,
         AgentAuthProperties properties,
         ToolBindings bindings) {
+      Duration timeout = properties.getMcp().getElicitation().getTimeout();
+      if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+        throw new AgentAuthConfigurationException(
+            "agentauth.mcp.elicitation.timeout: expected a positive duration, found "
+                + timeout
+                + ".",
+            "Set agentauth.mcp.elicitation.timeout to how long to wait for the user's answer, e.g."
+                + " 2m (the default).");
+      }
       return guardBuilder(
               client, resolvers, asyncResolvers, scopes, listeners, properties, bindings)
           .userIdSource(userIdSource)
           .elicitation(elicitation(client, properties))
-          .confirmationTimeout(properties.getMcp().getElicitation().getTimeout())
+          .confirmationTimeout(timeout)
           .build();
     }
 

@@ -121,6 +121,18 @@ class ToolBindingsStartupTest {
   }
 
   @Test
+  void aNonPositiveElicitationTimeoutIsRefused() {
+    runner
+        .withPropertyValues("agentauth.mcp.elicitation.timeout=0s")
+        .run(
+            ctx ->
+                assertThat(analysisOf(ctx.getStartupFailure()).getDescription())
+                    .isEqualTo(
+                        "agentauth.mcp.elicitation.timeout: expected a positive duration, found"
+                            + " PT0S."));
+  }
+
+  @Test
   void withoutMcpToolsToolNamesAreNotCheckedButAChatClientsPlaceholdersAre() {
     new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(AgentAuthAutoConfiguration.class))
