@@ -315,7 +315,7 @@ class ApiKeysIT {
   void anotherWorkspacesIdsStay404WhateverTheRole() {
     String authorizationId = authorize(h, "{\"scopes\":[{\"name\":\"a.b\"}]}");
     h.newWorkspace("ws_other", "pro");
-    for (String role : List.of("full", "app", "agent", "auditor")) {
+    for (String role : List.of("full", "app", "agent", "tool_server", "auditor")) {
       Resp k =
           h.send(
               "POST",
