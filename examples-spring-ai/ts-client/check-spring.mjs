@@ -15,9 +15,16 @@
 //                    denied as bob (scope_not_authorized), never asked to confirm as alice;
 //   anonymous     -> a client without a token cannot connect (HTTP 401);
 //   unknown_token -> nor can one with a token the server does not know (HTTP 401).
-// It never calls delete_note and approves nothing, so it leaves the grants as it found them.
+// With a fifth argument, the token of a user whose delete_note needs a confirmation, a client that
+// declares the elicitation capability answers the server's elicitation/create itself:
+//   elicit_accept  -> answering "approve: true" runs delete_note n1 in the same call, and the form
+//                     named the tool and the bound argument (id: n1);
+//   elicit_decline -> declining delete_note n2 is a deny with reason confirmation_declined;
+//   elicit_cancel  -> cancelling delete_note n3 is the confirm result with its nonce.
+// Otherwise it never calls delete_note and approves nothing, so it leaves the grants as it found
+// them.
 //
-// Usage: node check-spring.mjs MCP_URL [ALICE_TOKEN BOB_TOKEN ALICE_USER_ID]
+// Usage: node check-spring.mjs MCP_URL [ALICE_TOKEN BOB_TOKEN ALICE_USER_ID [CONFIRMER_TOKEN]]
 //   e.g. node check-spring.mjs http://127.0.0.1:8080/mcp
 // The defaults are application.yml's demo tokens and users: alice-token, bob-token and alice.
 // The SDK is looked up in $AGENTAUTH_NODE_CACHE (where .ci/run installs it, at the version of
@@ -55,6 +62,7 @@ function loadSdk() {
         base,
         version: JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version,
         Client: require(`${SDK}/client/index.js`).Client,
+        ElicitRequestSchema: require(`${SDK}/types.js`).ElicitRequestSchema,
         StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
         StreamableHTTPError: http.StreamableHTTPError,
       };
@@ -66,14 +74,15 @@ function loadSdk() {
 }
 
 const argv = process.argv.slice(2);
-if ((argv.length !== 1 && argv.length !== 4) || !/^https?:\/\//.test(argv[0])) {
-  console.error('check-spring: expected the MCP endpoint URL, optionally followed by two tokens and a user id');
-  console.error('usage: node check-spring.mjs MCP_URL [ALICE_TOKEN BOB_TOKEN ALICE_USER_ID]');
+if (![1, 4, 5].includes(argv.length) || !/^https?:\/\//.test(argv[0])) {
+  console.error('check-spring: expected the MCP endpoint URL, optionally followed by two tokens and a user id (and a confirming user\'s token)');
+  console.error('usage: node check-spring.mjs MCP_URL [ALICE_TOKEN BOB_TOKEN ALICE_USER_ID [CONFIRMER_TOKEN]]');
   process.exit(2);
 }
 const mcpUrl = new URL(argv[0]);
 const [aliceToken, bobToken, aliceUser] =
-  argv.length === 4 ? argv.slice(1) : ['alice-token', 'bob-token', 'alice'];
+  argv.length >= 4 ? argv.slice(1, 4) : ['alice-token', 'bob-token', 'alice'];
+const confirmerToken = argv.length === 5 ? argv[4] : null;
 
 const sdk = loadSdk();
 if (!sdk) {
@@ -96,11 +105,17 @@ function report(check, problems, result, detail) {
   console.log(JSON.stringify({ check, ok, detail: ok ? detail ?? null : problems.join('; '), result }));
 }
 
-/** A connected client sending `Authorization: Bearer token` with every request (none if null). */
-async function connect(token) {
+/**
+ * A connected client sending `Authorization: Bearer token` with every request (none if null). With
+ * `elicit`, it declares the elicitation capability and answers each elicitation/create with it.
+ */
+async function connect(token, elicit) {
   const headers = token === null ? {} : { Authorization: `Bearer ${token}` };
   const transport = new sdk.StreamableHTTPClientTransport(mcpUrl, { requestInit: { headers } });
-  const client = new sdk.Client({ name: 'agentauth-check-spring', version: '1.0.0' });
+  const client = elicit
+    ? new sdk.Client({ name: 'agentauth-check-spring', version: '1.0.0' }, { capabilities: { elicitation: {} } })
+    : new sdk.Client({ name: 'agentauth-check-spring', version: '1.0.0' });
+  if (elicit) client.setRequestHandler(sdk.ElicitRequestSchema, async (request) => elicit(request.params));
   await client.connect(transport);
   return client;
 }
@@ -207,6 +222,46 @@ try {
     decision: 'deny', reason: 'scope_not_authorized', receipt_id: ULID,
   }).map((p) => `meta: ${p}`));
   report('forged', forgedProblems, { argument, meta });
+
+  if (confirmerToken !== null) {
+    // One client; each check sets the answer its elicitation handler gives and records the forms.
+    let answer;
+    const asked = [];
+    const confirmer = await connect(confirmerToken, async (params) => {
+      asked.push(params);
+      return answer;
+    });
+    clients.push(confirmer);
+
+    answer = { action: 'accept', content: { approve: true } };
+    const accepted = await confirmer.callTool({ name: 'delete_note', arguments: { id: 'n1' } });
+    const acceptProblems = [];
+    if (accepted.isError === true) acceptProblems.push(`isError: ${textOf(accepted)}`);
+    if (!String(textOf(accepted)).includes('deleted n1')) acceptProblems.push(`text is ${JSON.stringify(textOf(accepted))}`);
+    if (asked.length !== 1) acceptProblems.push(`asked ${asked.length} times, expected once`);
+    const form = asked[0] ?? {};
+    for (const part of ['delete_note', 'id: n1']) {
+      if (!String(form.message).includes(part)) acceptProblems.push(`the form's message lacks ${part}: ${JSON.stringify(form.message)}`);
+    }
+    if (form.requestedSchema?.properties?.approve?.type !== 'boolean') acceptProblems.push(`no boolean approve field: ${JSON.stringify(form.requestedSchema)}`);
+    report('elicit_accept', acceptProblems, { result: accepted, form });
+
+    answer = { action: 'decline' };
+    const declined = await confirmer.callTool({ name: 'delete_note', arguments: { id: 'n2' } });
+    const declineProblems = decisionProblems(declined, {
+      decision: 'deny', reason: 'confirmation_declined', confirm_nonce: NON_EMPTY, message: NON_EMPTY,
+    });
+    if (asked.length !== 2) declineProblems.push(`asked ${asked.length} times in all, expected 2`);
+    report('elicit_decline', declineProblems, declined);
+
+    answer = { action: 'cancel' };
+    const cancelled = await confirmer.callTool({ name: 'delete_note', arguments: { id: 'n3' } });
+    const cancelProblems = decisionProblems(cancelled, {
+      decision: 'confirm', reason: 'scope_requires_user_confirmation', confirm_nonce: NON_EMPTY, message: NON_EMPTY,
+    });
+    if (asked.length !== 3) cancelProblems.push(`asked ${asked.length} times in all, expected 3`);
+    report('elicit_cancel', cancelProblems, cancelled);
+  }
 
   report('anonymous', await refusedWith401(null, clients), null);
   report('unknown_token', await refusedWith401('mallory-token', clients), null);

@@ -1,16 +1,20 @@
 package dev.agentauth.spring;
 
 import dev.agentauth.client.AgentAuthClient;
+import dev.agentauth.client.AgentAuthException;
 import dev.agentauth.client.FallbackPolicy;
+import dev.agentauth.client.RequestOptions;
 import dev.agentauth.mcp.AgentAuthToolGuard;
 import dev.agentauth.mcp.AsyncAuthorizationResolver;
 import dev.agentauth.mcp.AuthorizationResolver;
 import dev.agentauth.mcp.DecisionListener;
 import dev.agentauth.mcp.UserIdSource;
+import dev.agentauth.model.ApiKeyRole;
 import dev.agentauth.spring.AgentAuthProperties.FallbackMode;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -118,6 +122,17 @@ public class AgentAuthAutoConfiguration {
   }
 
   /**
+   * What resource each tool's checks carry, from {@code agentauth.tools.*}: malformed entries stop
+   * the application here, unknown placeholders as the tools are guarded, unknown tool names once
+   * every singleton exists.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  ToolBindings agentAuthToolBindings(AgentAuthProperties properties) {
+    return ToolBindings.from(properties.getTools());
+  }
+
+  /**
    * The default resolver: the user's active authorizations for this application's agent, listed and
    * cached briefly. Lazy, so that an application using only the client needs no agent id; the
    * guards ask for it as they are built, at startup.
@@ -197,12 +212,14 @@ public class AgentAuthAutoConfiguration {
       ObjectProvider<AsyncAuthorizationResolver> asyncResolvers,
       ToolScopes scopes,
       ObjectProvider<DecisionListener> listeners,
-      AgentAuthProperties properties) {
+      AgentAuthProperties properties,
+      ToolBindings bindings) {
     AgentAuthToolGuard.Builder b =
         AgentAuthToolGuard.builder()
             .client(client)
             .scopeMapper(scopes)
             .visibilityCacheTtl(properties.getMcp().getVisibilityCacheTtl());
+    bindings.applyTo(b);
     AsyncAuthorizationResolver async = asyncResolvers.getIfUnique();
     AuthorizationResolver sync = resolvers.getIfUnique();
     if (async != null) {
@@ -226,6 +243,60 @@ public class AgentAuthAutoConfiguration {
           });
     }
     return b;
+  }
+
+  /** The roles whose keys may answer a confirmation ({@code POST /v1/confirmations/{nonce}}). */
+  private static final List<ApiKeyRole> CONFIRMING_ROLES =
+      List.of(ApiKeyRole.FULL, ApiKeyRole.APP, ApiKeyRole.TOOL_SERVER);
+
+  /** How long the startup lookup of the key's role may take. */
+  private static final Duration ROLE_LOOKUP_TIMEOUT = Duration.ofSeconds(5);
+
+  /**
+   * Whether the MCP guard asks the user in their client: {@code agentauth.mcp.elicitation.enabled}
+   * when set; otherwise on exactly when the starter's API key may answer confirmations (roles
+   * {@code full}, {@code app}, {@code tool_server}), looked up once ({@code GET
+   * /v1/api-keys/current}). A failed lookup leaves it off with one WARN line: the guard then
+   * returns the confirm result, as without elicitation.
+   */
+  static boolean elicitation(AgentAuthClient client, AgentAuthProperties properties) {
+    Boolean configured = properties.getMcp().getElicitation().getEnabled();
+    if (configured != null) {
+      log.info(
+          "agentauth {} the user in their MCP client to confirm calls"
+              + " (agentauth.mcp.elicitation.enabled={})",
+          configured ? "asks" : "does not ask",
+          configured);
+      return configured;
+    }
+    ApiKeyRole role;
+    try {
+      role =
+          client
+              .apiKeys()
+              .current(RequestOptions.builder().timeout(ROLE_LOOKUP_TIMEOUT).maxRetries(0).build())
+              .role();
+    } catch (AgentAuthException e) {
+      log.warn(
+          "agentauth could not look up its API key's role ({}), so it will not ask users in their"
+              + " MCP client to confirm calls; a call needing confirmation gets the confirm result."
+              + " Set agentauth.mcp.elicitation.enabled to decide without the lookup",
+          e.getMessage());
+      return false;
+    }
+    boolean allowed = role != null && CONFIRMING_ROLES.contains(role);
+    if (allowed) {
+      log.info(
+          "agentauth asks the user in their MCP client to confirm calls: its API key's role {} may"
+              + " answer confirmations (agentauth.mcp.elicitation.enabled=false turns this off)",
+          role);
+    } else {
+      log.info(
+          "agentauth does not ask users in their MCP client to confirm calls: its API key's role"
+              + " {} may not answer confirmations (a key of role tool_server may)",
+          role);
+    }
+    return allowed;
   }
 
   /** Guarding of the tools of a Spring AI MCP server. */
@@ -264,18 +335,34 @@ public class AgentAuthAutoConfiguration {
         ObjectProvider<AsyncAuthorizationResolver> asyncResolvers,
         ToolScopes scopes,
         ObjectProvider<DecisionListener> listeners,
-        AgentAuthProperties properties) {
-      return guardBuilder(client, resolvers, asyncResolvers, scopes, listeners, properties)
+        AgentAuthProperties properties,
+        ToolBindings bindings) {
+      Duration timeout = properties.getMcp().getElicitation().getTimeout();
+      if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+        throw new AgentAuthConfigurationException(
+            "agentauth.mcp.elicitation.timeout: expected a positive duration, found "
+                + timeout
+                + ".",
+            "Set agentauth.mcp.elicitation.timeout to how long to wait for the user's answer, e.g."
+                + " 2m (the default).");
+      }
+      return guardBuilder(
+              client, resolvers, asyncResolvers, scopes, listeners, properties, bindings)
           .userIdSource(userIdSource)
+          .elicitation(elicitation(client, properties))
+          .confirmationTimeout(timeout)
           .build();
     }
 
     /** Wraps the tool specifications before Spring AI builds the server from them. */
     @Bean
     static ToolSpecificationGuardPostProcessor agentAuthToolSpecificationGuard(
-        ObjectProvider<AgentAuthToolGuard> guard, Environment environment) {
+        ObjectProvider<AgentAuthToolGuard> guard,
+        ObjectProvider<ToolBindings> bindings,
+        Environment environment) {
       return new ToolSpecificationGuardPostProcessor(
           guard::getObject,
+          bindings::getObject,
           () ->
               environment.getProperty(
                   "agentauth.mcp.hide-unauthorized-tools", Boolean.class, false));
@@ -384,12 +471,14 @@ public class AgentAuthAutoConfiguration {
         ObjectProvider<AsyncAuthorizationResolver> asyncResolvers,
         ToolScopes scopes,
         ObjectProvider<DecisionListener> listeners,
-        AgentAuthProperties properties) {
+        AgentAuthProperties properties,
+        ToolBindings bindings) {
+      // No elicitation: a ChatClient's tool call has no MCP client to ask.
       AgentAuthToolGuard guard =
-          guardBuilder(client, resolvers, asyncResolvers, scopes, listeners, properties)
+          guardBuilder(client, resolvers, asyncResolvers, scopes, listeners, properties, bindings)
               .userIdSource(UserIdSource.transportContext(AuthenticatedUserExtractor.USER_ID_KEY))
               .build();
-      return new AgentAuthToolCallbacks(guard, properties.getChat().getUserIdKey());
+      return new AgentAuthToolCallbacks(guard, properties.getChat().getUserIdKey(), bindings);
     }
   }
 

@@ -22,6 +22,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *     tool-scopes:
  *       send_email: email.send
  *     hide-unauthorized-tools: true
+ *     elicitation:
+ *       timeout: 2m
+ *   tools:
+ *     delete_note:
+ *       resource: "notes:{id}"
  * }</pre>
  */
 @ConfigurationProperties(AgentAuthProperties.PREFIX)
@@ -65,6 +70,12 @@ public class AgentAuthProperties {
 
   /** Guarding of the tools a ChatClient calls in-process. */
   private final Chat chat = new Chat();
+
+  /**
+   * Per-tool settings, by tool name, for the MCP server's tools and a ChatClient's alike: what
+   * resource each check of the tool carries, and so what one approval covers.
+   */
+  private Map<String, ToolProperties> tools = new LinkedHashMap<>();
 
   public String getBaseUrl() {
     return baseUrl;
@@ -132,6 +143,14 @@ public class AgentAuthProperties {
 
   public Chat getChat() {
     return chat;
+  }
+
+  public Map<String, ToolProperties> getTools() {
+    return tools;
+  }
+
+  public void setTools(Map<String, ToolProperties> tools) {
+    this.tools = tools;
   }
 
   @Override
@@ -244,6 +263,9 @@ public class AgentAuthProperties {
     /** Where the caller's user id comes from. */
     private final UserId userId = new UserId();
 
+    /** Asking the user in their MCP client when a call needs their confirmation. */
+    private final Elicitation elicitation = new Elicitation();
+
     public boolean isEnabled() {
       return enabled;
     }
@@ -310,6 +332,74 @@ public class AgentAuthProperties {
 
     public UserId getUserId() {
       return userId;
+    }
+
+    public Elicitation getElicitation() {
+      return elicitation;
+    }
+  }
+
+  /** {@code agentauth.mcp.elicitation.*}. */
+  public static class Elicitation {
+
+    /**
+     * Ask the user, in their MCP client (elicitation), to confirm a call that needs it, in the same
+     * tools/call. Unset: on when the API key's role may answer confirmations (full, app,
+     * tool_server), as looked up at startup; off when it may not or the lookup fails.
+     */
+    private Boolean enabled;
+
+    /** How long the guard waits for the user's answer before returning the confirm result. */
+    private Duration timeout = Duration.ofMinutes(2);
+
+    public Boolean getEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(Boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public Duration getTimeout() {
+      return timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+      this.timeout = timeout;
+    }
+  }
+
+  /** {@code agentauth.tools.<tool>.*}. */
+  public static class ToolProperties {
+
+    /**
+     * Resource template of the tool's checks, e.g. {@code notes:{id}}: each {@code {name}} is
+     * replaced by the top-level argument of that name. Unset: the tool's name, a colon and a digest
+     * of the call's arguments, so an approval covers identical calls only.
+     */
+    private String resource;
+
+    /**
+     * Check the tool with no resource at all. Widens every approval: a confirmation or an
+     * escalation approved for one call of the tool then also lets every other call of its scope run
+     * while it lasts.
+     */
+    private boolean unbound;
+
+    public String getResource() {
+      return resource;
+    }
+
+    public void setResource(String resource) {
+      this.resource = resource;
+    }
+
+    public boolean isUnbound() {
+      return unbound;
+    }
+
+    public void setUnbound(boolean unbound) {
+      this.unbound = unbound;
     }
   }
 

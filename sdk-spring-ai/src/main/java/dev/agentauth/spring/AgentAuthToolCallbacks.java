@@ -28,6 +28,7 @@ public final class AgentAuthToolCallbacks {
 
   private final AgentAuthToolGuard guard;
   private final String userIdKey;
+  private final ToolBindings bindings;
 
   /**
    * @param guard the guard whose user id source reads {@link
@@ -35,16 +36,27 @@ public final class AgentAuthToolCallbacks {
    * @param userIdKey the tool context entry holding the user id
    */
   public AgentAuthToolCallbacks(AgentAuthToolGuard guard, String userIdKey) {
-    this.guard = Objects.requireNonNull(guard, "guard");
-    this.userIdKey = Objects.requireNonNull(userIdKey, "userIdKey");
+    this(guard, userIdKey, ToolBindings.none());
   }
 
-  /** Returns {@code callback} guarded (a guarded callback is returned as it is). */
+  /** As the starter builds it: {@code bindings} (also given to the guard) checked per tool. */
+  AgentAuthToolCallbacks(AgentAuthToolGuard guard, String userIdKey, ToolBindings bindings) {
+    this.guard = Objects.requireNonNull(guard, "guard");
+    this.userIdKey = Objects.requireNonNull(userIdKey, "userIdKey");
+    this.bindings = Objects.requireNonNull(bindings, "bindings");
+  }
+
+  /**
+   * Returns {@code callback} guarded (a guarded callback is returned as it is).
+   *
+   * @throws IllegalStateException if {@code agentauth.tools.<tool>.resource} names a placeholder
+   *     that is not an argument of the tool's input schema
+   */
   public ToolCallback guard(ToolCallback callback) {
     Objects.requireNonNull(callback, "callback");
     return callback instanceof GuardedToolCallback
         ? callback
-        : new GuardedToolCallback(callback, guard, userIdKey);
+        : new GuardedToolCallback(callback, guard, userIdKey, bindings);
   }
 
   /** Returns every callback guarded, in order. */

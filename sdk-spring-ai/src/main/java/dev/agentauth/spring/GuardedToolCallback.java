@@ -38,20 +38,18 @@ public final class GuardedToolCallback implements ToolCallback {
   private final String userIdKey;
   private final McpStatelessServerFeatures.SyncToolSpecification guarded;
 
-  GuardedToolCallback(ToolCallback delegate, AgentAuthToolGuard guard, String userIdKey) {
+  GuardedToolCallback(
+      ToolCallback delegate, AgentAuthToolGuard guard, String userIdKey, ToolBindings bindings) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     this.userIdKey = Objects.requireNonNull(userIdKey, "userIdKey");
     ToolDefinition definition = delegate.getToolDefinition();
+    // The callback's own input schema, so that the guard (and the starter, first, naming the
+    // property) can check a resource template's placeholders against the tool's arguments.
+    Map<String, Object> inputSchema = inputSchema(definition.inputSchema());
+    bindings.requireArguments(definition.name(), inputSchema, false);
     McpSchema.Tool tool =
         new McpSchema.Tool(
-            definition.name(),
-            null,
-            definition.description(),
-            Map.of("type", "object"),
-            null,
-            null,
-            null,
-            null);
+            definition.name(), null, definition.description(), inputSchema, null, null, null, null);
     // The guard decides around a handler that runs the delegate with the call's input and context
     // (carried in the request's _meta, which only this class writes).
     this.guarded =
@@ -103,6 +101,19 @@ public final class GuardedToolCallback implements ToolCallback {
         guarded.callHandler().apply(McpTransportContext.create(context), request);
     // Allowed: the delegate's own output. Refused: the decision object, for the model to read.
     return ((TextContent) result.content().get(0)).text();
+  }
+
+  private static Map<String, Object> inputSchema(String json) {
+    if (json == null || json.isBlank()) {
+      return Map.of("type", "object");
+    }
+    try {
+      Map<String, Object> parsed = MAPPER.readValue(json, ARGUMENTS);
+      return parsed == null ? Map.of("type", "object") : parsed;
+    } catch (JsonProcessingException e) {
+      // Not a JSON object: the tool has no named arguments, so no template can bind one.
+      return Map.of("type", "object");
+    }
   }
 
   private static Map<String, Object> arguments(String toolInput) {

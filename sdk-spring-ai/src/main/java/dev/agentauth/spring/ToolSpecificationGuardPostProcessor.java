@@ -3,6 +3,7 @@ package dev.agentauth.spring;
 import dev.agentauth.mcp.AgentAuthToolGuard;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -35,11 +36,15 @@ final class ToolSpecificationGuardPostProcessor implements BeanPostProcessor {
           ToolSpecificationGuardPostProcessor.class.getClassLoader());
 
   private final Supplier<AgentAuthToolGuard> guard;
+  private final Supplier<ToolBindings> bindings;
   private final Supplier<Boolean> hideTools;
 
   ToolSpecificationGuardPostProcessor(
-      Supplier<AgentAuthToolGuard> guard, Supplier<Boolean> hideTools) {
+      Supplier<AgentAuthToolGuard> guard,
+      Supplier<ToolBindings> bindings,
+      Supplier<Boolean> hideTools) {
     this.guard = guard;
+    this.bindings = bindings;
     this.hideTools = hideTools;
   }
 
@@ -49,15 +54,19 @@ final class ToolSpecificationGuardPostProcessor implements BeanPostProcessor {
       return wrapList(list, beanName);
     }
     if (bean instanceof McpServerFeatures.SyncToolSpecification spec) {
+      checkArguments(spec.tool());
       return logged(beanName, 1, guard.get().wrap(spec));
     }
     if (bean instanceof McpServerFeatures.AsyncToolSpecification spec) {
+      checkArguments(spec.tool());
       return logged(beanName, 1, guard.get().wrap(spec));
     }
     if (bean instanceof McpStatelessServerFeatures.SyncToolSpecification spec) {
+      checkArguments(spec.tool());
       return logged(beanName, 1, guard.get().wrap(spec));
     }
     if (bean instanceof McpStatelessServerFeatures.AsyncToolSpecification spec) {
+      checkArguments(spec.tool());
       return logged(beanName, 1, guard.get().wrap(spec));
     }
     if (CUSTOMIZERS && Boolean.TRUE.equals(hideTools.get())) {
@@ -66,17 +75,27 @@ final class ToolSpecificationGuardPostProcessor implements BeanPostProcessor {
     return bean;
   }
 
+  /** A template naming an argument the tool lacks stops startup naming the property. */
+  private void checkArguments(McpSchema.Tool tool) {
+    bindings.get().requireArguments(tool.name(), tool.inputSchema(), true);
+  }
+
   private Object wrapList(List<?> list, String beanName) {
     Object first = list.get(0);
     if (first instanceof McpServerFeatures.SyncToolSpecification) {
       return wrapAll(
-          list, McpServerFeatures.SyncToolSpecification.class, beanName, guard.get()::wrapAllSync);
+          list,
+          McpServerFeatures.SyncToolSpecification.class,
+          beanName,
+          McpServerFeatures.SyncToolSpecification::tool,
+          guard.get()::wrapAllSync);
     }
     if (first instanceof McpServerFeatures.AsyncToolSpecification) {
       return wrapAll(
           list,
           McpServerFeatures.AsyncToolSpecification.class,
           beanName,
+          McpServerFeatures.AsyncToolSpecification::tool,
           guard.get()::wrapAllAsync);
     }
     if (first instanceof McpStatelessServerFeatures.SyncToolSpecification) {
@@ -84,6 +103,7 @@ final class ToolSpecificationGuardPostProcessor implements BeanPostProcessor {
           list,
           McpStatelessServerFeatures.SyncToolSpecification.class,
           beanName,
+          McpStatelessServerFeatures.SyncToolSpecification::tool,
           guard.get()::wrapAllStatelessSync);
     }
     if (first instanceof McpStatelessServerFeatures.AsyncToolSpecification) {
@@ -91,13 +111,18 @@ final class ToolSpecificationGuardPostProcessor implements BeanPostProcessor {
           list,
           McpStatelessServerFeatures.AsyncToolSpecification.class,
           beanName,
+          McpStatelessServerFeatures.AsyncToolSpecification::tool,
           guard.get()::wrapAllStatelessAsync);
     }
     return list;
   }
 
-  private static <T> Object wrapAll(
-      List<?> list, Class<T> type, String beanName, Function<List<T>, List<T>> wrapper) {
+  private <T> Object wrapAll(
+      List<?> list,
+      Class<T> type,
+      String beanName,
+      Function<T, McpSchema.Tool> toolOf,
+      Function<List<T>, List<T>> wrapper) {
     for (Object element : list) {
       if (!type.isInstance(element)) {
         // Not a homogeneous list of specifications: not one Spring AI builds; leave it alone.
@@ -111,6 +136,7 @@ final class ToolSpecificationGuardPostProcessor implements BeanPostProcessor {
     }
     @SuppressWarnings("unchecked")
     List<T> specs = (List<T>) list;
+    specs.forEach(spec -> checkArguments(toolOf.apply(spec)));
     return logged(beanName, specs.size(), wrapper.apply(specs));
   }
 

@@ -60,6 +60,9 @@ class ConfigurationMetadataTest {
             "agentauth.mcp.user-id.source",
             "agentauth.mcp.user-id.claim",
             "agentauth.mcp.user-id.argument",
+            "agentauth.mcp.elicitation.enabled",
+            "agentauth.mcp.elicitation.timeout",
+            "agentauth.tools",
             "agentauth.chat.user-id-key");
   }
 }

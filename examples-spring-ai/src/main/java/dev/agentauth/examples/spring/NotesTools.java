@@ -19,8 +19,12 @@ public class NotesTools {
     return notes.values().stream().filter(n -> n.contains(query)).toList();
   }
 
+  /**
+   * Deletes a note. Its checks carry the resource {@code notes:<id>} (application.yml), so an
+   * approval of deleting one note never lets another be deleted.
+   */
   @McpTool(name = "delete_note", description = "Deletes one of the user's notes")
-  public String deleteNote(@McpToolParam(description = "The note's id") String noteId) {
-    return notes.remove(noteId) == null ? "no such note" : "deleted " + noteId;
+  public String deleteNote(@McpToolParam(description = "The note's id, e.g. n1") String id) {
+    return notes.remove(id) == null ? "no such note" : "deleted " + id;
   }
 }

@@ -1,10 +1,13 @@
 package dev.agentauth.examples.spring;
 
 import dev.agentauth.client.AgentAuthClient;
+import dev.agentauth.client.ApiKeyCreateParams;
 import dev.agentauth.client.AuthorizationCreateParams;
 import dev.agentauth.client.ReceiptListParams;
 import dev.agentauth.mcp.DecisionListener;
 import dev.agentauth.mcp.GuardDecision;
+import dev.agentauth.model.ApiKey;
+import dev.agentauth.model.ApiKeyRole;
 import dev.agentauth.server.AgentAuthServer;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,13 +21,17 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 /**
  * The embedded agentauth reference server the example is tested against (one per JVM), with the
  * grants the tests use: alice may read notes, send email after confirming, and delete notes once a
- * security approver agrees; bob may only read notes; carol has nothing.
+ * security approver agrees; bob may only read notes; carol has nothing. The example server holds a
+ * {@code tool_server} key ({@link #toolServerKey()}), as docs/spring-ai.md advises: it checks,
+ * reads, and answers confirmations with the user's answer from their client; the tests act as the
+ * application and the approvers with the workspace's {@code full} key ({@link #client()}).
  */
 final class AgentAuthTestServer {
   static final String AGENT = "notes-bot";
 
   private static AgentAuthServer server;
   private static AgentAuthClient client;
+  private static ApiKey toolServerKey;
 
   private AgentAuthTestServer() {}
 
@@ -44,6 +51,10 @@ final class AgentAuthTestServer {
                   .escalationTarget("notes.delete", "security")
                   .build());
       client.authorizations().create(grant("bob").scope("notes.read").build());
+      toolServerKey =
+          client
+              .apiKeys()
+              .create(ApiKeyCreateParams.of(ApiKeyRole.TOOL_SERVER).withName("notes-mcp-server"));
       Runtime.getRuntime().addShutdownHook(new Thread(server::close));
     }
     return server;
@@ -54,7 +65,13 @@ final class AgentAuthTestServer {
     return client;
   }
 
-  private static AuthorizationCreateParams.InlineBuilder grant(String user) {
+  /** The example server's own key, of role {@code tool_server}. */
+  static synchronized ApiKey toolServerKey() {
+    server();
+    return toolServerKey;
+  }
+
+  static AuthorizationCreateParams.InlineBuilder grant(String user) {
     return AuthorizationCreateParams.inline()
         .userId(user)
         .agentId(AGENT)
@@ -64,7 +81,7 @@ final class AgentAuthTestServer {
   /** Points the starter at the embedded server. */
   static void register(DynamicPropertyRegistry registry) {
     registry.add("agentauth.base-url", () -> server().baseUrl());
-    registry.add("agentauth.api-key", () -> server().apiKey());
+    registry.add("agentauth.api-key", () -> toolServerKey().apiKey());
   }
 
   /** Every receipt of the workspace, counted. */

@@ -117,9 +117,9 @@ class NotesMcpServerIT {
   }
 
   @Test
-  void escalateThenResolveAndTheRetryRunsOnce() throws Exception {
+  void escalateThenResolveAndTheRetryOfThatNoteRunsOnceAndNoOtherNote() throws Exception {
     McpSyncClient alice = alice();
-    JsonNode d = decision(call(alice, "delete_note", Map.of("noteId", "n2")));
+    JsonNode d = decision(call(alice, "delete_note", Map.of("id", "n2")));
     assertThat(d.path("decision").asText()).isEqualTo("escalate");
     assertThat(d.path("escalation_to").asText()).isEqualTo("security");
     assertThat(d.path("escalation_expires_at").asText()).endsWith("Z");
@@ -127,9 +127,13 @@ class NotesMcpServerIT {
     AgentAuthTestServer.client()
         .escalations()
         .resolve(d.path("escalation_id").asText(), EscalationResolveParams.approve("approver_7"));
-    CallToolResult once = call(alice, "delete_note", Map.of("noteId", "n2"));
-    CallToolResult again = call(alice, "delete_note", Map.of("noteId", "n2"));
+    // delete_note is bound to notes:{id} (application.yml): approving n2 does not approve n1.
+    JsonNode other = decision(call(alice, "delete_note", Map.of("id", "n1")));
+    CallToolResult once = call(alice, "delete_note", Map.of("id", "n2"));
+    CallToolResult again = call(alice, "delete_note", Map.of("id", "n2"));
 
+    assertThat(other.path("decision").asText()).isEqualTo("escalate");
+    assertThat(other.path("escalation_id").asText()).isNotEqualTo(d.path("escalation_id").asText());
     assertThat(text(once)).contains("deleted n2");
     assertThat(decision(again).path("decision").asText()).isEqualTo("escalate");
   }

@@ -47,8 +47,9 @@ import org.springframework.test.context.DynamicPropertySource;
  * approved confirmation opens a window in which alice's send_email is allowed (as {@code
  * NotesMcpServerIT} does). So the script's "alice" and "bob" are this class's own users, {@value
  * #ALICE} and {@value #BOB}, granted as alice and bob are ({@link AgentAuthTestServer}), with their
- * own bearer tokens beside application.yml's. The script approves nothing and never calls
- * delete_note, so it leaves nothing behind for other classes either.
+ * own bearer tokens beside application.yml's. A third user, {@value #CONFIRMER}, whose {@code
+ * delete_note} needs a confirmation, answers the server's elicitation from the TypeScript client
+ * (accept, decline, cancel); the notes it deletes belong to this class's own application context.
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -57,7 +58,11 @@ import org.springframework.test.context.DynamicPropertySource;
           + SpringTypeScriptClientIT.ALICE_TOKEN
           + "]="
           + SpringTypeScriptClientIT.ALICE,
-      "notes.tokens[" + SpringTypeScriptClientIT.BOB_TOKEN + "]=" + SpringTypeScriptClientIT.BOB
+      "notes.tokens[" + SpringTypeScriptClientIT.BOB_TOKEN + "]=" + SpringTypeScriptClientIT.BOB,
+      "notes.tokens["
+          + SpringTypeScriptClientIT.CONFIRMER_TOKEN
+          + "]="
+          + SpringTypeScriptClientIT.CONFIRMER
     })
 @Import(AgentAuthTestServer.Decisions.class)
 class SpringTypeScriptClientIT {
@@ -65,6 +70,8 @@ class SpringTypeScriptClientIT {
   static final String BOB = "ts_bob";
   static final String ALICE_TOKEN = "ts-alice-token";
   static final String BOB_TOKEN = "ts-bob-token";
+  static final String CONFIRMER = "ts_carol";
+  static final String CONFIRMER_TOKEN = "ts-carol-token";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String ULID = "[0-9A-HJKMNP-TV-Z]{26}";
   private static final String SDK = "@modelcontextprotocol/sdk";
@@ -91,6 +98,14 @@ class SpringTypeScriptClientIT {
                 .escalationTarget("notes.delete", "security")
                 .build());
     client.authorizations().create(grant(BOB).scope("notes.read").build());
+    client
+        .authorizations()
+        .create(
+            grant(CONFIRMER)
+                .scope("notes.read")
+                .scope("notes.delete")
+                .requiresConfirmFor("notes.delete")
+                .build());
   }
 
   private static AuthorizationCreateParams.InlineBuilder grant(String user) {
@@ -123,7 +138,8 @@ class SpringTypeScriptClientIT {
             "http://127.0.0.1:" + port + "/mcp",
             ALICE_TOKEN,
             BOB_TOKEN,
-            ALICE);
+            ALICE,
+            CONFIRMER_TOKEN);
     pb.environment().put("AGENTAUTH_NODE_CACHE", cache.toString());
     Process node = pb.start();
     node.getOutputStream().close();
@@ -147,7 +163,16 @@ class SpringTypeScriptClientIT {
     assertThat(checks.keySet())
         .as(transcript)
         .containsExactly(
-            "tools", "allow", "deny", "confirm", "forged", "anonymous", "unknown_token");
+            "tools",
+            "allow",
+            "deny",
+            "confirm",
+            "forged",
+            "elicit_accept",
+            "elicit_decline",
+            "elicit_cancel",
+            "anonymous",
+            "unknown_token");
     checks.forEach(
         (name, n) -> assertThat(n.path("ok").asBoolean()).as("%s: %s", name, n).isTrue());
     assertThat(node.exitValue()).as(transcript).isZero();
@@ -176,18 +201,28 @@ class SpringTypeScriptClientIT {
     assertThat(AgentAuthTestServer.client().receipts().get(forgedReceipt))
         .isInstanceOf(ReceiptLookup.class);
 
-    // The guard decided exactly the script's four checked calls, each as the token's user: the
-    // forged user_id argument never reached it, the forged _meta did and was bob's, and the
-    // connections without a valid token made no decision at all.
+    // The guard decided exactly the script's checked calls, each as the token's user: the forged
+    // user_id argument never reached it, the forged _meta did and was bob's, and the connections
+    // without a valid token made no decision at all. Each elicitation follows a confirm: accepted,
+    // the re-check allowed via the confirmation; declined, a local denial; cancelled, nothing more.
     List<GuardDecision> run =
         List.copyOf(log.decisions.subList(decisionsBefore, log.decisions.size()));
     assertThat(run)
-        .extracting(GuardDecision::toolName, GuardDecision::userId, d -> d.decision().value())
+        .extracting(
+            GuardDecision::toolName,
+            GuardDecision::userId,
+            d -> d.decision().value(),
+            d -> d.reason().value())
         .containsExactly(
-            tuple("search_notes", ALICE, "allow"),
-            tuple("send_email", BOB, "deny"),
-            tuple("send_email", ALICE, "confirm"),
-            tuple("send_email", BOB, "deny"));
+            tuple("search_notes", ALICE, "allow", "authorization_granted_scope_active"),
+            tuple("send_email", BOB, "deny", "scope_not_authorized"),
+            tuple("send_email", ALICE, "confirm", "scope_requires_user_confirmation"),
+            tuple("send_email", BOB, "deny", "scope_not_authorized"),
+            tuple("delete_note", CONFIRMER, "confirm", "scope_requires_user_confirmation"),
+            tuple("delete_note", CONFIRMER, "allow", "authorization_granted_via_confirmation"),
+            tuple("delete_note", CONFIRMER, "confirm", "scope_requires_user_confirmation"),
+            tuple("delete_note", CONFIRMER, "deny", "confirmation_declined"),
+            tuple("delete_note", CONFIRMER, "confirm", "scope_requires_user_confirmation"));
     assertThat(run.get(1).receiptId()).isEqualTo(denyReceipt);
     assertThat(run.get(2).receiptId()).isEqualTo(confirm.path("receipt_id").asText());
     assertThat(run.get(3).receiptId()).isEqualTo(forgedReceipt);
