@@ -314,13 +314,18 @@ class GuardedToolServerElicitationIT {
                 .build();
         User yes = ticks(true);
         McpSyncClient c = connect(transport, yes, Duration.ofSeconds(20));
+        try {
+          JsonNode d = decision(deleteFile(c, path("agent_key")));
 
-        JsonNode d = decision(deleteFile(c, path("agent_key")));
-
-        assertThat(yes.asked).hasSize(1);
-        assertThat(d.path("decision").asText()).isEqualTo("confirm");
-        new ElicitationAssertions(admin, authorizationId, agentKey.keyId())
-            .assertNoncePending(d.path("confirm_nonce").asText());
+          assertThat(yes.asked).hasSize(1);
+          assertThat(d.path("decision").asText()).isEqualTo("confirm");
+          new ElicitationAssertions(admin, authorizationId, agentKey.keyId())
+              .assertNoncePending(d.path("confirm_nonce").asText());
+        } finally {
+          // Before its server stops, not after (a close then finds no server to tell).
+          clients.remove(c);
+          c.close();
+        }
       }
     }
   }
