@@ -113,6 +113,28 @@ class ApiKeysIT {
   }
 
   @Test
+  void bothApisCreateToolServerKeysWhichTakeNoApproverId() {
+    Resp admin =
+        h.admin("/admin/v1/workspaces/ws_local/api-keys", h.json("{\"role\":\"tool_server\"}"));
+    assertThat(admin.status()).as(admin.raw()).isEqualTo(201);
+    assertThat(admin.body().path("role").asText()).isEqualTo("tool_server");
+    Resp own = h.post("/v1/api-keys", h.json("{\"role\":\"tool_server\",\"name\":\"mcp-prod\"}"));
+    assertThat(own.status()).as(own.raw()).isEqualTo(201);
+    Resp current = as(own.body().path("api_key").asText(), "GET", "/v1/api-keys/current", null);
+    assertThat(current.body().path("role").asText()).isEqualTo("tool_server");
+    assertThat(current.body().path("name").asText()).isEqualTo("mcp-prod");
+    assertThat(h.get("/v1/api-keys").body().findValuesAsText("role"))
+        .containsExactly("full", "tool_server", "tool_server");
+    assertInvalid(
+        h.post("/v1/api-keys", h.json("{\"role\":\"tool_server\",\"approver_id\":\"appr_1\"}")),
+        "approver_id");
+    Resp unknown = h.post("/v1/api-keys", h.json("{\"role\":\"toolserver\"}"));
+    assertInvalid(unknown, "role");
+    assertThat(unknown.body().path("errors").get(0).path("message").asText())
+        .contains("tool_server");
+  }
+
+  @Test
   void creationRefusesBadFieldsNamingThem() {
     assertInvalid(h.post("/v1/api-keys", h.json("{\"role\":\"root\"}")), "role");
     assertInvalid(h.post("/v1/api-keys", h.json("{\"name\":\"\"}")), "name");
@@ -293,7 +315,7 @@ class ApiKeysIT {
   void anotherWorkspacesIdsStay404WhateverTheRole() {
     String authorizationId = authorize(h, "{\"scopes\":[{\"name\":\"a.b\"}]}");
     h.newWorkspace("ws_other", "pro");
-    for (String role : List.of("full", "app", "agent", "auditor")) {
+    for (String role : List.of("full", "app", "agent", "tool_server", "auditor")) {
       Resp k =
           h.send(
               "POST",

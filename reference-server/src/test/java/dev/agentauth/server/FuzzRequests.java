@@ -1234,12 +1234,18 @@ final class FuzzRequests {
                     return o;
                   });
       case CONFIRM ->
-          Gen.combine(Gen.of(true, false), Gen.longs().between(1, 3600).injectNull(0.5))
+          Gen.combine(
+                  Gen.of(true, false),
+                  Gen.longs().between(1, 3600).injectNull(0.5),
+                  Gen.of("api", "mcp_elicitation", "console").injectNull(0.5))
               .as(
-                  (approved, ttl) -> {
+                  (approved, ttl, via) -> {
                     ObjectNode o = NODES.objectNode().put("approved", approved);
                     if (ttl != null) {
                       o.put("ttl_seconds", ttl);
+                    }
+                    if (via != null) {
+                      o.put("via", via);
                     }
                     return o;
                   });
@@ -1289,7 +1295,7 @@ final class FuzzRequests {
       case CLOCK -> Gen.just(NODES.objectNode().put("advance_seconds", 0));
       case API_KEY ->
           Gen.combine(
-                  Gen.of("full", "app", "agent", "approver", "auditor"),
+                  Gen.of("full", "app", "agent", "tool_server", "approver", "auditor"),
                   Gen.integers().between(0, 99))
               .as(
                   (role, k) -> {

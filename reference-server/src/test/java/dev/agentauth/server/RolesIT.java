@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * every row is checked against the table's prose, written out here independently of the server.
  */
 class RolesIT {
-  private static final List<String> ROLES = List.of("full", "app", "agent", "approver", "auditor");
+  private static final List<String> ROLES =
+      List.of("full", "app", "agent", "tool_server", "approver", "auditor");
 
   private static ServerHarness h;
   private static final Map<String, String> keys = new LinkedHashMap<>();
@@ -78,6 +79,9 @@ class RolesIT {
       case "app" -> !resolve && !apiKeys;
       case "agent" ->
           (method.equals("POST") && path.equals("/v1/check")) || readsAuthorizationsOrReceipts;
+      case "tool_server" ->
+          allowed("agent", method, path)
+              || (method.equals("POST") && path.startsWith("/v1/confirmations/"));
       case "approver" ->
           (path.startsWith("/v1/escalations") && (get || resolve)) || readsAuthorizationsOrReceipts;
       case "auditor" -> get && !apiKeys;
@@ -176,7 +180,7 @@ class RolesIT {
         cells++;
       }
     }
-    assertThat(cells).isEqualTo(46);
+    assertThat(cells).isEqualTo(61);
     assertThat(state()).isEqualTo(before);
     // The nonce and the escalation a forbidden call aimed at are still usable.
     assertThat(h.post("/v1/confirmations/" + nonce, h.json("{\"approved\":true}")).status())
@@ -205,7 +209,7 @@ class RolesIT {
         cells++;
       }
     }
-    assertThat(cells).isEqualTo(5 * 22 - 46);
+    assertThat(cells).isEqualTo(6 * 22 - 61);
     assertThat(state()).isEqualTo(before);
   }
 }

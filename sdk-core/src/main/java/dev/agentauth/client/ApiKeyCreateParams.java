@@ -9,8 +9,10 @@ import java.util.Objects;
 /**
  * A validated {@code POST /v1/api-keys} body: the new key's role, and optionally a name and an
  * expiry. Give each integration the least role it needs: an MCP tool server or agent runtime {@code
- * agent}, the application that grants and confirms {@code app}, approvers {@code approver} (with
- * their approver id), auditors {@code auditor}.
+ * agent} ({@code tool_server} only for a tool server that relays the user's own answer from the
+ * user's client, never one whose outbound calls a model can steer), the application that grants and
+ * confirms {@code app}, approvers {@code approver} (with their approver id), auditors {@code
+ * auditor}.
  *
  * <pre>{@code
  * ApiKey key = client.apiKeys().create(

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentauth.model.AgentAuthJson;
 import dev.agentauth.model.AuthorizationStatus;
+import dev.agentauth.model.ConfirmationVia;
 import dev.agentauth.model.Decision;
 import dev.agentauth.model.EscalationStatus;
 import dev.agentauth.model.ReceiptEvent;
@@ -110,6 +111,42 @@ class RequestShapeTest extends MockServerSupport {
     assertThat(approve.getTarget()).isEqualTo("/v1/confirmations/cn_abc");
     assertThat(body(approve).toString()).isEqualTo("{\"approved\":true,\"ttl_seconds\":120}");
     assertThat(body(take()).toString()).isEqualTo("{\"approved\":false}");
+  }
+
+  @Test
+  void confirmationViaIsSentOnlyWhenGiven() throws Exception {
+    server.enqueue(fixture(200, "confirmation-approved.json"));
+    server.enqueue(fixture(200, "confirmation-declined.json"));
+    server.enqueue(fixture(200, "confirmation-approved.json"));
+
+    client
+        .confirmations()
+        .approve("cn_abc", null, ConfirmationVia.MCP_ELICITATION, RequestOptions.none());
+    client.confirmations().decline("cn_abc", ConfirmationVia.CONSOLE, RequestOptions.none());
+    client.confirmations().approve("cn_abc", null, null, RequestOptions.none());
+
+    assertThat(body(take()).toString())
+        .isEqualTo("{\"approved\":true,\"via\":\"mcp_elicitation\"}");
+    assertThat(body(take()).toString()).isEqualTo("{\"approved\":false,\"via\":\"console\"}");
+    assertThat(body(take()).toString()).isEqualTo("{\"approved\":true}");
+  }
+
+  @Test
+  void confirmationViaIsSentAsync() throws Exception {
+    server.enqueue(fixture(200, "confirmation-approved.json"));
+
+    client
+        .async()
+        .confirmations()
+        .approve(
+            "cn_abc",
+            Duration.ofSeconds(30),
+            ConfirmationVia.MCP_ELICITATION,
+            RequestOptions.none())
+        .get();
+
+    assertThat(body(take()).toString())
+        .isEqualTo("{\"approved\":true,\"ttl_seconds\":30,\"via\":\"mcp_elicitation\"}");
   }
 
   @Test

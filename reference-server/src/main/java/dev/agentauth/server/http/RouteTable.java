@@ -5,6 +5,7 @@ import static dev.agentauth.model.ApiKeyRole.Known.APP;
 import static dev.agentauth.model.ApiKeyRole.Known.APPROVER;
 import static dev.agentauth.model.ApiKeyRole.Known.AUDITOR;
 import static dev.agentauth.model.ApiKeyRole.Known.FULL;
+import static dev.agentauth.model.ApiKeyRole.Known.TOOL_SERVER;
 import static dev.agentauth.server.http.Route.Access.ADMIN;
 import static dev.agentauth.server.http.Route.Access.API_KEY;
 import static dev.agentauth.server.http.Route.Access.METRICS;
@@ -31,8 +32,17 @@ final class RouteTable {
   /** Every role: reads of authorizations and receipts, and a key's own record. */
   private static final Set<ApiKeyRole.Known> ANY = EnumSet.allOf(ApiKeyRole.Known.class);
 
-  /** Writes an application makes: granting, confirming, bundles, tombstones. */
+  /** Writes an application makes: granting, bundles, tombstones. */
   private static final Set<ApiKeyRole.Known> APP_WRITES = EnumSet.of(FULL, APP);
+
+  /** Checks: the application and the agent's host (decisions.md §15, §19). */
+  private static final Set<ApiKeyRole.Known> CHECKS = EnumSet.of(FULL, APP, AGENT, TOOL_SERVER);
+
+  /**
+   * Answering a confirmation: the application, and a tool server relaying the user's own answer
+   * from the user's client (decisions.md §19); never an {@code agent} key.
+   */
+  private static final Set<ApiKeyRole.Known> CONFIRMS = EnumSet.of(FULL, APP, TOOL_SERVER);
 
   /** Reads of escalations. */
   private static final Set<ApiKeyRole.Known> ESCALATION_READS =
@@ -54,8 +64,8 @@ final class RouteTable {
         keyed(GET, "/v1/authorizations/{id}", ANY, v1::getAuthorization),
         keyed(DELETE, "/v1/authorizations/{id}", APP_WRITES, v1::revokeAuthorization),
         // decisions
-        keyed(POST, "/v1/check", EnumSet.of(FULL, APP, AGENT), v1::check),
-        keyed(POST, "/v1/confirmations/{nonce}", APP_WRITES, v1::confirm),
+        keyed(POST, "/v1/check", CHECKS, v1::check),
+        keyed(POST, "/v1/confirmations/{nonce}", CONFIRMS, v1::confirm),
         keyed(
             POST,
             "/v1/escalations/{id}/resolve",
@@ -95,6 +105,9 @@ final class RouteTable {
       case FULL -> "everything under /v1";
       case APP -> "everything under /v1 except resolving escalations and managing API keys";
       case AGENT -> "POST /v1/check, and GET on /v1/authorizations and /v1/receipts";
+      case TOOL_SERVER ->
+          "POST /v1/check, POST /v1/confirmations/{nonce}, and GET on /v1/authorizations and"
+              + " /v1/receipts";
       case APPROVER ->
           "GET and resolve on /v1/escalations, and GET on /v1/authorizations and /v1/receipts";
       case AUDITOR -> "every GET under /v1 except the API key list";

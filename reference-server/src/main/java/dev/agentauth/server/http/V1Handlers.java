@@ -174,9 +174,12 @@ record V1Handlers(
 
   void confirm(Context c, Caller caller) {
     ConfirmationRequest r = reader.value(c, ConfirmationRequest.class);
-    ConfirmationOps.validate(r.approved(), r.ttlSeconds());
+    var via = ConfirmationOps.validate(r.approved(), r.ttlSeconds(), r.via());
     String nonce = c.pathParam("nonce");
-    mutate(c, caller, tx -> confirmations.resolve(tx, caller, nonce, r.approved(), r.ttlSeconds()));
+    mutate(
+        c,
+        caller,
+        tx -> confirmations.resolve(tx, caller, nonce, r.approved(), r.ttlSeconds(), via));
   }
 
   // ---- escalations

@@ -309,7 +309,7 @@ public final class ApiKeyOps {
       if (known.isEmpty()) {
         v.add(
             "role",
-            "must be full, app, agent, approver or auditor, got \""
+            "must be full, app, agent, tool_server, approver or auditor, got \""
                 + Validation.clip(r.role().value())
                 + "\"");
       } else {

@@ -1,6 +1,7 @@
 package dev.agentauth.server.service;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentauth.model.AgentAuthJson;
 import dev.agentauth.model.BudgetBlock;
 import dev.agentauth.model.CheckResponse;
 import dev.agentauth.model.CheckResult;
@@ -10,6 +11,7 @@ import dev.agentauth.model.EscalationStatus;
 import dev.agentauth.model.Reason;
 import dev.agentauth.server.domain.AuthorizationRow;
 import dev.agentauth.server.domain.EscalationRow;
+import dev.agentauth.server.domain.GrantRow;
 import dev.agentauth.server.domain.ScopeRule;
 import dev.agentauth.server.engine.CheckInput;
 import dev.agentauth.server.engine.CheckOutcome;
@@ -40,6 +42,12 @@ import java.util.Map;
  * the caller's transaction.
  */
 public final class CheckOps {
+  /**
+   * The receipt context member naming the approval an allow via confirmation used (decisions.md
+   * §19); reserved: a check's own {@code context} may not hold it.
+   */
+  public static final String CONFIRMATION_MEMBER = "agentauth_confirmation";
+
   private final ServiceContext ctx;
 
   public CheckOps(ServiceContext ctx) {
@@ -66,6 +74,12 @@ public final class CheckOps {
       v.add("scopes", "a check carrying estimated_cost_micros must name exactly one scope");
     }
     v.opaqueObject("context", context);
+    if (context != null && context.has(CONFIRMATION_MEMBER)) {
+      v.add(
+          "context." + CONFIRMATION_MEMBER,
+          "is written by the server into the receipts of allows given by a confirmation; a check"
+              + " may not send it");
+    }
     v.throwIfInvalid();
     return new CheckInput(
         authorizationId, scopes, resource, sessionId, estimatedCostMicros, context);
@@ -105,7 +119,7 @@ public final class CheckOps {
                   r.scope(),
                   in.resource(),
                   in.sessionId(),
-                  receiptContext(in, r),
+                  receiptContext(in, r, snap),
                   in.authorizationId());
       tx.insertReceipt(row);
       rows.add(row);
@@ -183,7 +197,7 @@ public final class CheckOps {
   }
 
   /** The receipt's {@code context} member, laid out as docs/receipt-format.md describes. */
-  private static ObjectNode receiptContext(CheckInput in, ScopeResult r) {
+  private static ObjectNode receiptContext(CheckInput in, ScopeResult r, CheckSnapshot snap) {
     ObjectNode c = ReceiptFactory.context();
     if (in.context() != null) {
       c.set("client_context", in.context());
@@ -200,6 +214,17 @@ public final class CheckOps {
     }
     if (r.grantId() != null) {
       c.put("confirmation_authorization_id", r.grantId());
+      GrantRow grant = snap.scopes().get(r.scope()).activeGrant();
+      if (!grant.grantId().equals(r.grantId())) {
+        throw new IllegalStateException("the allow names a window the snapshot does not hold");
+      }
+      if (grant.approvedBy() != null) {
+        ObjectNode a = c.putObject(CONFIRMATION_MEMBER);
+        a.put("key_id", grant.approvedBy().keyId());
+        a.put("role", grant.approvedBy().role());
+        a.put("via", grant.approvedBy().via());
+        a.put("confirmed_at", AgentAuthJson.formatInstant(grant.createdAt()));
+      }
     }
     if (r.escalation() != null) {
       c.put("escalation_id", r.escalation().escalationId());

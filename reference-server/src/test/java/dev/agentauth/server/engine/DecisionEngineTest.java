@@ -240,7 +240,15 @@ class DecisionEngineTest {
 
   private static GrantRow grant(Instant expiresAt) {
     return new GrantRow(
-        WS, "grant_1", AUTH, SCOPE, "doc:1", "nonce_x", NOW.minusSeconds(60), expiresAt);
+        WS,
+        "grant_1",
+        AUTH,
+        SCOPE,
+        "doc:1",
+        "nonce_x",
+        NOW.minusSeconds(60),
+        expiresAt,
+        new GrantRow.ApprovedBy("key_1", "tool_server", "mcp_elicitation"));
   }
 
   private static ScopeState state(

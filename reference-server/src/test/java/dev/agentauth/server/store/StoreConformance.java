@@ -431,7 +431,8 @@ public abstract class StoreConformance {
                   "doc:2",
                   "cn_old",
                   at(-10),
-                  at(600)));
+                  at(600),
+                  new GrantRow.ApprovedBy("key_01abc", "tool_server", "mcp_elicitation")));
           tx.insertEscalation(
               escalation(
                   WS_A,
@@ -477,7 +478,8 @@ public abstract class StoreConformance {
                       "doc:2",
                       "cn_old",
                       at(-10),
-                      at(600)));
+                      at(600),
+                      new GrantRow.ApprovedBy("key_01abc", "tool_server", "mcp_elicitation")));
           assertThat(tx.escalation(WS_A, "esc_" + ulid(1)))
               .contains(
                   escalation(
@@ -1497,9 +1499,11 @@ public abstract class StoreConformance {
             "doc:1",
             "cn_one",
             Instant.parse("2026-11-22T10:00:00.111Z"),
-            Instant.parse("2026-11-22T10:10:00.222Z"));
+            Instant.parse("2026-11-22T10:10:00.222Z"),
+            new GrantRow.ApprovedBy("key_01abc", "app", "api"));
     GrantRow gNull =
-        new GrantRow(WS_A, "cfa_" + ulid(2), authId(1), "email.send", null, "cn_two", T0, at(60));
+        new GrantRow(
+            WS_A, "cfa_" + ulid(2), authId(1), "email.send", null, "cn_two", T0, at(60), null);
     write(
         tx -> {
           tx.insertGrant(g1);
@@ -1529,16 +1533,25 @@ public abstract class StoreConformance {
   void activeGrantPicksAGrantActiveAtNowAmongSeveral() {
     // doc:a: a short window then a long one; doc:b: a long window then a short one.
     GrantRow aShort =
-        new GrantRow(WS_A, "cfa_" + ulid(1), authId(1), "email.send", "doc:a", "cn_1", T0, at(60));
+        new GrantRow(
+            WS_A, "cfa_" + ulid(1), authId(1), "email.send", "doc:a", "cn_1", T0, at(60), null);
     GrantRow aLong =
         new GrantRow(
-            WS_A, "cfa_" + ulid(2), authId(1), "email.send", "doc:a", "cn_2", at(10), at(1200));
+            WS_A,
+            "cfa_" + ulid(2),
+            authId(1),
+            "email.send",
+            "doc:a",
+            "cn_2",
+            at(10),
+            at(1200),
+            null);
     GrantRow bLong =
         new GrantRow(
-            WS_A, "cfa_" + ulid(3), authId(1), "email.send", "doc:b", "cn_3", T0, at(1200));
+            WS_A, "cfa_" + ulid(3), authId(1), "email.send", "doc:b", "cn_3", T0, at(1200), null);
     GrantRow bShort =
         new GrantRow(
-            WS_A, "cfa_" + ulid(4), authId(1), "email.send", "doc:b", "cn_4", at(10), at(60));
+            WS_A, "cfa_" + ulid(4), authId(1), "email.send", "doc:b", "cn_4", at(10), at(60), null);
     write(tx -> tx.insertGrant(aShort));
     write(tx -> tx.insertGrant(aLong));
     write(tx -> tx.insertGrant(bLong));
@@ -2849,7 +2862,8 @@ public abstract class StoreConformance {
                               "doc:9",
                               "cn_new",
                               T0,
-                              at(600)));
+                              at(600),
+                              new GrantRow.ApprovedBy("key_01abc", "full", "console")));
                       tx.insertEscalation(
                           escalation(
                               WS_A,

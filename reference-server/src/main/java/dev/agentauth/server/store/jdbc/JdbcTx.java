@@ -72,7 +72,8 @@ abstract class JdbcTx implements Tx {
       "workspace_id, nonce, authorization_id, scope, resource, created_at, expires_at, consumed_at,"
           + " approved";
   private static final String GRANT_COLUMNS =
-      "workspace_id, grant_id, authorization_id, scope, resource, nonce, created_at, expires_at";
+      "workspace_id, grant_id, authorization_id, scope, resource, nonce, created_at, expires_at,"
+          + " approved_by_key_id, approved_by_role, approved_via";
   private static final String ESCALATION_COLUMNS =
       "workspace_id, escalation_id, authorization_id, scope, resource, status, escalation_to,"
           + " created_at, expires_at, resolved_by, resolved_at, note, approval_expires_at,"
@@ -1068,7 +1069,10 @@ abstract class JdbcTx implements Tx {
         rs.getString(5),
         rs.getString(6),
         instant(rs, 7),
-        instant(rs, 8));
+        instant(rs, 8),
+        rs.getString(9) == null
+            ? null
+            : new GrantRow.ApprovedBy(rs.getString(9), rs.getString(10), rs.getString(11)));
   }
 
   @Override
@@ -1094,7 +1098,7 @@ abstract class JdbcTx implements Tx {
     update(
         "INSERT INTO grants ("
             + GRANT_COLUMNS
-            + ", resource_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            + ", resource_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         row.workspaceId(),
         row.grantId(),
         row.authorizationId(),
@@ -1103,6 +1107,9 @@ abstract class JdbcTx implements Tx {
         row.nonce(),
         row.createdAt(),
         row.expiresAt(),
+        row.approvedBy() == null ? null : row.approvedBy().keyId(),
+        row.approvedBy() == null ? null : row.approvedBy().role(),
+        row.approvedBy() == null ? null : row.approvedBy().via(),
         resourceKey(row.resource()));
   }
 

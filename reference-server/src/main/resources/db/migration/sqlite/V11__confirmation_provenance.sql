@@ -1,0 +1,8 @@
+-- A confirmation window records who opened it (decisions.md §19): the id and role of the API key
+-- that approved the nonce, and where the user's answer came from (`api`, `mcp_elicitation`,
+-- `console`). The receipt of every allow the window gives carries them, with the approval time
+-- (created_at), in context.agentauth_confirmation. Windows opened before V11 keep the three columns
+-- NULL and their allows' receipts carry no such member.
+ALTER TABLE grants ADD COLUMN approved_by_key_id TEXT;
+ALTER TABLE grants ADD COLUMN approved_by_role TEXT;
+ALTER TABLE grants ADD COLUMN approved_via TEXT;
