@@ -54,7 +54,8 @@ class AsyncGuardTest extends GuardTestSupport {
         .containsExactly(
             entry("decision", "deny"),
             entry("reason", "scope_not_authorized"),
-            entry("receipt_id", RECEIPT_ID));
+            entry("receipt_id", RECEIPT_ID),
+            entry("message", ModelMessages.of("send_email", deniedResult())));
     assertThat(structured(confirm)).containsEntry("confirm_nonce", "nonce_1");
     assertThat(structured(escalate)).containsEntry("escalation_id", "esc_1");
     assertThat(toolThreads).isEmpty();
@@ -198,5 +199,22 @@ class AsyncGuardTest extends GuardTestSupport {
     } finally {
       scheduler.dispose();
     }
+  }
+
+  private static dev.agentauth.model.CheckResult deniedResult() {
+    return new dev.agentauth.model.CheckResult(
+        dev.agentauth.model.Decision.DENY,
+        Reason.SCOPE_NOT_AUTHORIZED,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
   }
 }

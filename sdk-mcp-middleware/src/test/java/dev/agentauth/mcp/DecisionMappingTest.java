@@ -29,7 +29,9 @@ class DecisionMappingTest extends GuardTestSupport {
     JsonNode check = takeCheck();
     assertThat(check.path("authorization_id").asText()).isEqualTo("auth_1");
     assertThat(check.path("scopes").toString()).isEqualTo("[\"send_email\"]");
-    assertThat(check.has("resource")).isFalse();
+    // decisions §19: by default the resource binds the call's arguments
+    assertThat(check.path("resource").asText())
+        .isEqualTo("send_email:" + ResourceBindingTest.digestOf("{\"user_id\":\"u_1\"}"));
     assertThat(check.has("context")).isFalse();
     assertThat(check.has("user_id")).isFalse();
   }
@@ -46,7 +48,11 @@ class DecisionMappingTest extends GuardTestSupport {
         .containsExactly(
             entry("decision", "deny"),
             entry("reason", "scope_not_authorized"),
-            entry("receipt_id", RECEIPT_ID));
+            entry("receipt_id", RECEIPT_ID),
+            entry(
+                "message",
+                "The user's authorization does not include send_email; calling again will not"
+                    + " help, so tell the user they must grant it first."));
     assertThat(textJson(r)).isEqualTo(structured(r));
     assertThat(r.content()).hasSize(1);
     assertThat(r.meta()).isNull();
@@ -67,7 +73,11 @@ class DecisionMappingTest extends GuardTestSupport {
             entry("confirm_nonce", "nonce_1"),
             entry("confirm_expires_at", "2026-11-22T10:05:00.000Z"),
             entry("confirm_prompt_hint", "Send e-mail"),
-            entry("receipt_id", RECEIPT_ID));
+            entry("receipt_id", RECEIPT_ID),
+            entry(
+                "message",
+                "The user must approve send_email for this call; ask them to confirm it and call"
+                    + " the tool again with the same arguments once they have."));
     assertThat(textJson(r)).isEqualTo(structured(r));
   }
 
@@ -86,7 +96,12 @@ class DecisionMappingTest extends GuardTestSupport {
             entry("escalation_id", "esc_1"),
             entry("escalation_to", "security"),
             entry("escalation_expires_at", "2026-11-23T10:00:00.000Z"),
-            entry("receipt_id", RECEIPT_ID));
+            entry("receipt_id", RECEIPT_ID),
+            entry(
+                "message",
+                "The approver \"security\" must approve this call of wire_money; tell the user it"
+                    + " is waiting for approval and call the tool again with the same arguments"
+                    + " once it is approved."));
     assertThat(textJson(r)).isEqualTo(structured(r));
   }
 
@@ -109,7 +124,13 @@ class DecisionMappingTest extends GuardTestSupport {
     assertThat(r.isError()).isTrue();
     assertThat(toolThreads).isEmpty();
     assertThat(structured(r))
-        .containsExactly(entry("decision", "quarantine"), entry("reason", "new_rule"));
+        .containsExactly(
+            entry("decision", "quarantine"),
+            entry("reason", "new_rule"),
+            entry(
+                "message",
+                "The call of send_email was not allowed (new_rule); calling again will not help,"
+                    + " so tell the user."));
   }
 
   @Test
@@ -124,7 +145,15 @@ class DecisionMappingTest extends GuardTestSupport {
     assertThat(r.meta().get(AgentAuthToolGuard.DECISION_META_KEY))
         .isEqualTo(
             Map.of(
-                "decision", "deny", "reason", "authorization_revoked", "receipt_id", RECEIPT_ID));
+                "decision",
+                "deny",
+                "reason",
+                "authorization_revoked",
+                "receipt_id",
+                RECEIPT_ID,
+                "message",
+                "The user's authorization for send_email was revoked; calling again will not help,"
+                    + " so tell the user they must grant access again."));
     assertThat(textJson(r)).isEqualTo(r.meta().get(AgentAuthToolGuard.DECISION_META_KEY));
   }
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
 import dev.agentauth.client.AgentAuthClient;
-import dev.agentauth.client.AuthenticationException;
 import dev.agentauth.client.BadRequestException;
 import dev.agentauth.client.FallbackPolicy;
 import dev.agentauth.client.ServerException;
@@ -43,7 +42,11 @@ class FallbackTest extends GuardTestSupport {
             entry("decision", "deny"),
             entry("reason", "fallback_closed_server_error"),
             entry("fallback", true),
-            entry("fallback_mode", "fail_closed"));
+            entry("fallback_mode", "fail_closed"),
+            entry(
+                "message",
+                "The authorization service could not be reached, so send_email did not run;"
+                    + " calling again later may help, and tell the user if it keeps failing."));
     assertThat(textJson(r)).isEqualTo(structured(r));
     GuardDecision d = decisions.get(0);
     assertThat(d.fallback()).isTrue();
@@ -208,11 +211,16 @@ class FallbackTest extends GuardTestSupport {
   }
 
   @Test
-  void aRejectedApiKeyIsThrownNotFallenBackOn() {
+  void aRejectedApiKeyIsNotFallenBackOn() {
     server.enqueue(problem(401, "unauthenticated"));
 
-    assertThatThrownBy(() -> call(guard().build().wrap(syncTool("send_email"))))
-        .isInstanceOf(AuthenticationException.class);
+    CallToolResult r = call(guard().build().wrap(syncTool("send_email")));
+
+    // decisions §19: a tool error the model can act on, not a fallback (and not a JSON-RPC error)
+    assertThat(r.isError()).isTrue();
+    assertThat(structured(r))
+        .containsEntry("reason", "service_unavailable")
+        .doesNotContainKey("fallback");
     assertThat(toolThreads).isEmpty();
   }
 }

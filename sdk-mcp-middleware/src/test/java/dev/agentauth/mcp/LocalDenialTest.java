@@ -29,7 +29,16 @@ class LocalDenialTest extends GuardTestSupport {
     assertThat(r.isError()).isTrue();
     assertThat(structured(r))
         .containsExactly(
-            entry("decision", "deny"), entry("reason", reason.value()), entry("local", true));
+            entry("decision", "deny"),
+            entry("reason", reason.value()),
+            entry("local", true),
+            entry("message", ModelMessages.local("send_email", reason, null)));
+    assertThat((String) structured(r).get("message"))
+        .contains("send_email")
+        .contains(
+            Reason.MISSING_USER_ID.equals(reason)
+                ? "No user is identified for this call"
+                : "The user has not authorized send_email");
     assertThat(textJson(r)).isEqualTo(structured(r));
     assertThat(toolThreads).isEmpty();
     assertThat(server.getRequestCount()).isZero();

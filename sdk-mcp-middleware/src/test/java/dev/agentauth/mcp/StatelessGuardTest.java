@@ -125,4 +125,51 @@ class StatelessGuardTest extends GuardTestSupport {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(".read_inbox");
   }
+
+  @Test
+  void withElicitationOnAStatelessServerStillReturnsTheConfirmResult() throws Exception {
+    server.enqueue(confirm("send_email"));
+    server.enqueue(confirm("send_email"));
+    AgentAuthToolGuard g =
+        guard().userIdSource(UserIdSource.transportContext("user_id")).elicitation(true).build();
+
+    CallToolResult sync =
+        g.wrap(statelessSync("send_email"))
+            .callHandler()
+            .apply(ALICE, request("send_email", Map.of()));
+    CallToolResult async =
+        g.wrap(statelessAsync("send_email"))
+            .callHandler()
+            .apply(ALICE, request("send_email", Map.of()))
+            .block(java.time.Duration.ofSeconds(5));
+
+    // decisions §19: no session, no way to ask the user; the nonce is left for the application
+    for (CallToolResult r : java.util.List.of(sync, async)) {
+      assertThat(structured(r))
+          .containsEntry("decision", "confirm")
+          .containsEntry("confirm_nonce", "nonce_1");
+    }
+    assertThat(server.getRequestCount()).isEqualTo(2);
+    assertThat(toolThreads).isEmpty();
+  }
+
+  @Test
+  void withElicitationASessionWhoseClientDeclaredNoCapabilityGetsTheConfirmResult()
+      throws Exception {
+    server.enqueue(confirm("send_email"));
+    AgentAuthToolGuard g = guard().elicitation(true).build();
+
+    CallToolResult r = call(g.wrap(syncTool("send_email")));
+
+    assertThat(structured(r)).containsEntry("decision", "confirm");
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test
+  void aConfirmationTimeoutMustBePositive() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> AgentAuthToolGuard.builder().confirmationTimeout(java.time.Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("confirmation timeout > 0");
+  }
 }
