@@ -1,5 +1,6 @@
 package dev.agentauth.examples;
 
+import dev.agentauth.mcp.ResourceBinding;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -36,20 +37,13 @@ final class DemoTools {
   }
 
   /**
-   * The agentauth resource each call is checked against: {@code file:<path>} for {@code
-   * delete_file} (a confirmation is then valid for that one file), {@code calendar:primary} for
-   * {@code read_calendar}, none for {@code send_email} (recipients' addresses do not belong in
-   * permanently signed receipts).
+   * What one approval of {@code delete_file} covers: the file, whatever else the call says. Its
+   * checks carry the resource {@code file:<path>}, the path percent-encoded ({@code /srv/old.log}
+   * is {@code file:%2Fsrv%2Fold.log}), so a confirmation of one file never deletes another. The
+   * other tools keep the guard's default, a digest of all their arguments: an approval covers only
+   * an identical call, and no recipient address or date is written into the signed receipts.
    */
-  static String resource(String toolName, Map<String, Object> arguments) {
-    if (DELETE_FILE.equals(toolName) && arguments.get("path") instanceof String path) {
-      return "file:" + path;
-    }
-    if (READ_CALENDAR.equals(toolName)) {
-      return "calendar:primary";
-    }
-    return null;
-  }
+  static final ResourceBinding DELETE_FILE_BINDING = ResourceBinding.template("file:{path}");
 
   private static SyncToolSpecification sendEmail(boolean userIdArgument) {
     Map<String, Object> properties = new LinkedHashMap<>();

@@ -1,11 +1,15 @@
 package dev.agentauth.examples;
 
 import dev.agentauth.client.AgentAuthClient;
+import dev.agentauth.client.AgentAuthException;
+import dev.agentauth.client.ApiKeyCreateParams;
 import dev.agentauth.client.AuthorizationCreateParams;
 import dev.agentauth.mcp.AgentAuthToolGuard;
 import dev.agentauth.mcp.GuardDecision;
 import dev.agentauth.mcp.ToolCall;
 import dev.agentauth.mcp.UserIdSource;
+import dev.agentauth.model.ApiKey;
+import dev.agentauth.model.ApiKeyRole;
 import dev.agentauth.model.ScopeConstraints;
 import dev.agentauth.server.AgentAuthServer;
 import io.modelcontextprotocol.common.McpTransportContext;
@@ -47,6 +51,7 @@ import org.eclipse.jetty.server.ServerConnector;
  * <pre>
  * java -jar examples/target/agentauth-guarded-tools.jar                      # stdio, embedded server
  * java -jar examples/target/agentauth-guarded-tools.jar --transport http --port 8080
+ * java -jar examples/target/agentauth-guarded-tools.jar --transport http --elicitation
  * java -jar examples/target/agentauth-guarded-tools.jar --agentauth-url https://agentauth.example.com \
  *     --api-key sk_... --grant user_8821=auth_01J...
  * </pre>
@@ -71,6 +76,20 @@ import org.eclipse.jetty.server.ServerConnector;
  * <p><b>Which authorization.</b> The guard's resolver maps the user id to an authorization id
  * through an in-memory map, filled by the demo setup and by {@code --grant USER=AUTHORIZATION_ID}
  * (repeatable). A user without an entry is denied locally ({@code authorization_not_found}).
+ *
+ * <p><b>What an approval covers.</b> Each check carries a resource naming the call: {@code
+ * file:<path>} for {@code delete_file} (a template binding, the path percent-encoded), so that
+ * approving the deletion of one file never deletes another; a digest of all the arguments for the
+ * other tools (the guard's default), so that an approval covers identical calls only.
+ *
+ * <p><b>Asking the user in their client.</b> With {@code --elicitation}, a {@code confirm} decision
+ * makes the guard ask the user in the same {@code tools/call} when their MCP client declared the
+ * {@code elicitation} capability (both transports keep sessions): a form naming the tool and the
+ * file, with one yes/no field. Yes approves the nonce and the tool runs; no or decline declines it
+ * (a {@code deny}, {@code confirmation_declined}); cancel, no answer within 2 minutes or a client
+ * without the capability gives the {@code confirm} result as without the option. Approving needs an
+ * API key of role {@code tool_server}: the embedded server creates one for the guard; against a
+ * service, pass such a key (the server warns at startup when the key's role cannot approve).
  *
  * <p>Over stdio nothing but MCP JSON-RPC is written to standard output: every log line goes to
  * standard error, and {@code System.out} is pointed at standard error for the process's lifetime so
@@ -98,6 +117,7 @@ public final class GuardedToolServer implements AutoCloseable {
           System.lineSeparator(),
           "Usage: GuardedToolServer [--transport stdio|http] [--host HOST] [--port N]",
           "                         [--agentauth-url URL --api-key KEY] [--grant USER=AUTH_ID]...",
+          "                         [--elicitation]",
           "",
           "An MCP tool server (send_email, read_calendar, delete_file) guarded by agentauth.",
           "  --transport stdio|http   stdio (default; caller = the model-supplied user_id argument)",
@@ -110,6 +130,9 @@ public final class GuardedToolServer implements AutoCloseable {
           "                           for " + DEMO_USER,
           "  --api-key KEY            its API key (or env AGENTAUTH_API_KEY)",
           "  --grant USER=AUTH_ID     the authorization to check USER's calls against (repeatable)",
+          "  --elicitation            ask the user to confirm in their MCP client (elicitation/create)",
+          "                           when it declared the capability; needs a tool_server key",
+          "                           (the embedded server creates one)",
           "Everything but MCP messages is written to standard error.");
 
   /** How MCP clients reach the server. */
@@ -129,6 +152,8 @@ public final class GuardedToolServer implements AutoCloseable {
    * @param agentAuthUrl the service's base URL, or null to start an embedded reference server
    * @param apiKey the service's API key; null exactly when {@code agentAuthUrl} is
    * @param grants user id → authorization id, in order
+   * @param elicitation whether a {@code confirm} asks the user in their MCP client ({@code
+   *     --elicitation})
    * @param help whether {@code --help} was given
    */
   public record Options(
@@ -138,6 +163,7 @@ public final class GuardedToolServer implements AutoCloseable {
       String agentAuthUrl,
       String apiKey,
       Map<String, String> grants,
+      boolean elicitation,
       boolean help) {
 
     /** Copies {@code grants}. */
@@ -160,6 +186,7 @@ public final class GuardedToolServer implements AutoCloseable {
       String url = null;
       String key = null;
       Map<String, String> grants = new LinkedHashMap<>();
+      boolean elicitation = false;
       boolean help = false;
       for (int i = 0; i < args.size(); i++) {
         String arg = args.get(i);
@@ -172,6 +199,13 @@ public final class GuardedToolServer implements AutoCloseable {
         }
         switch (name) {
           case "-h", "--help" -> help = true;
+          case "--elicitation" -> {
+            if (value != null) {
+              throw new IllegalArgumentException(
+                  "--elicitation takes no value, found '" + arg + "'");
+            }
+            elicitation = true;
+          }
           case "--transport" -> {
             String t = value != null ? value : next(args, ++i, name);
             transport =
@@ -224,7 +258,7 @@ public final class GuardedToolServer implements AutoCloseable {
             "--api-key needs --agentauth-url (or AGENTAUTH_URL); without both an embedded"
                 + " server starts");
       }
-      return new Options(transport, host, port, url, key, grants, help);
+      return new Options(transport, host, port, url, key, grants, elicitation, help);
     }
 
     private static String next(List<String> args, int i, String option) {
@@ -324,12 +358,17 @@ public final class GuardedToolServer implements AutoCloseable {
               .apiKey(options.apiKey())
               .build();
       log.println(PREFIX + "checking calls with the agentauth service at " + client.baseUrl());
+      if (options.elicitation()) {
+        checkRoleForElicitation(client);
+      }
     } else {
       embedded = AgentAuthServer.builder().port(0).build().start();
-      client =
+      AgentAuthClient full =
           AgentAuthClient.builder().baseUrl(embedded.baseUrl()).apiKey(embedded.apiKey()).build();
-      demoAuthorizationId = createDemoAuthorization(client);
+      demoAuthorizationId = createDemoAuthorization(full);
       grants.put(DEMO_USER, demoAuthorizationId);
+      // Approving a nonce with the user's answer needs a key that may: tool_server, the least.
+      client = options.elicitation() ? toolServerClient(full) : full;
       log.println(
           PREFIX
               + "started an embedded agentauth reference server at "
@@ -353,11 +392,49 @@ public final class GuardedToolServer implements AutoCloseable {
               + "' -H 'Content-Type: application/json' -d '{\"approved\":true}' "
               + embedded.baseUrl()
               + "/v1/confirmations/NONCE");
+      if (options.elicitation()) {
+        log.println(
+            PREFIX
+                + "elicitation on: a client that declared it is asked to confirm in the same call;"
+                + " the guard approves with a tool_server key");
+      }
     }
     options.grants().forEach(this::grant);
     if (grants.isEmpty()) {
       log.println(
           PREFIX + "no --grant given: every call will be denied locally (authorization_not_found)");
+    }
+  }
+
+  /**
+   * A client of the embedded server with a new {@code tool_server} key: everything an {@code agent}
+   * key may call, plus approving and declining confirmation nonces with the user's answer.
+   */
+  private static AgentAuthClient toolServerClient(AgentAuthClient full) {
+    ApiKey key =
+        full.apiKeys()
+            .create(ApiKeyCreateParams.of(ApiKeyRole.TOOL_SERVER).withName("guarded-tools"));
+    return full.newBuilder().apiKey(key.apiKey()).build();
+  }
+
+  /**
+   * Warns when the service's key cannot approve confirmations: the user's answer in their client
+   * would then be refused (403) and every call falls back to the {@code confirm} result.
+   */
+  private void checkRoleForElicitation(AgentAuthClient service) {
+    try {
+      ApiKeyRole role = service.apiKeys().current().role();
+      if (!role.equals(ApiKeyRole.TOOL_SERVER)
+          && !role.equals(ApiKeyRole.APP)
+          && !role.equals(ApiKeyRole.FULL)) {
+        log.println(
+            PREFIX
+                + "warning: --elicitation with a key of role "
+                + role.value()
+                + ", which may not approve confirmations; use a tool_server key");
+      }
+    } catch (AgentAuthException e) {
+      log.println(PREFIX + "could not read the API key's role: " + e.getMessage());
     }
   }
 
@@ -398,22 +475,27 @@ public final class GuardedToolServer implements AutoCloseable {
                     : UserIdSource.transportContext(CONTEXT_USER_KEY))
             .authorizationResolver(
                 (userId, toolName, arguments) -> Optional.ofNullable(grants.get(userId)))
-            .resourceExtractor(call -> DemoTools.resource(call.toolName(), call.arguments()))
+            // What one approval covers: delete_file by its path; the others (no binding given)
+            // by a digest of all their arguments, so an approval covers identical calls only.
+            .resourceBinding(DemoTools.DELETE_FILE, DemoTools.DELETE_FILE_BINDING)
+            .elicitation(options.elicitation())
             .contextExtractor(call -> Map.of("initiated_by", "agent"))
             .sessionIdExtractor(ToolCall::sessionId)
             .listener(this::logDecision)
             .build();
     List<SyncToolSpecification> tools = guard.wrapAllSync(DemoTools.all(stdio));
     String instructions =
-        stdio
-            ? "Every tool call is checked with agentauth for the user named by the user_id"
-                + " argument; pass it on every call. A refused call returns an error result"
-                + " whose JSON says why (deny), or asks for the user's confirmation (confirm):"
-                + " ask the user, and call again once they approved."
-            : "Every tool call is checked with agentauth for the user of the HTTP session. A"
-                + " refused call returns an error result whose JSON says why (deny), or asks"
-                + " for the user's confirmation (confirm): ask the user, and call again once"
-                + " they approved.";
+        (stdio
+                ? "Every tool call is checked with agentauth for the user named by the user_id"
+                    + " argument; pass it on every call."
+                : "Every tool call is checked with agentauth for the user of the HTTP session.")
+            + " A refused call returns an error result whose JSON says why (deny), or asks"
+            + " for the user's confirmation (confirm): ask the user, and call again once"
+            + " they approved."
+            + (options.elicitation()
+                ? " When your client supports elicitation, the server asks the user itself and"
+                    + " the call runs as soon as they approve."
+                : "");
     if (stdio) {
       // Serialized: the SDK's stdio transport drops a response sent concurrently with another.
       McpServerTransportProvider transport =

@@ -20,6 +20,7 @@ class GuardedToolServerOptionsTest {
     assertThat(o.apiKey()).isNull();
     assertThat(o.grants()).isEmpty();
     assertThat(o.port()).isEqualTo(8080);
+    assertThat(o.elicitation()).isFalse();
   }
 
   @Test
@@ -37,7 +38,8 @@ class GuardedToolServerOptionsTest {
                 "--api-key=sk_x",
                 "--grant",
                 "u1=auth_1",
-                "--grant=u2=auth=2"),
+                "--grant=u2=auth=2",
+                "--elicitation"),
             Map.of());
 
     assertThat(o.transport()).isEqualTo(Transport.HTTP);
@@ -46,6 +48,7 @@ class GuardedToolServerOptionsTest {
     assertThat(o.agentAuthUrl()).isEqualTo("https://agentauth.example.com");
     assertThat(o.apiKey()).isEqualTo("sk_x");
     assertThat(o.grants()).containsExactly(Map.entry("u1", "auth_1"), Map.entry("u2", "auth=2"));
+    assertThat(o.elicitation()).isTrue();
   }
 
   @Test
@@ -76,6 +79,8 @@ class GuardedToolServerOptionsTest {
         .hasMessageContaining("--agentauth-url");
     assertThatThrownBy(() -> Options.parse(List.of("--port"), Map.of()))
         .hasMessageContaining("needs a value");
+    assertThatThrownBy(() -> Options.parse(List.of("--elicitation=yes"), Map.of()))
+        .hasMessageContaining("--elicitation takes no value");
     assertThatThrownBy(() -> Options.parse(List.of("--verbose"), Map.of()))
         .hasMessageContaining("unknown option");
   }

@@ -11,9 +11,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentauth.client.AgentAuthClient;
 import dev.agentauth.model.ReceiptLookup;
 import dev.agentauth.server.AgentAuthServer;
+import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,13 +43,7 @@ class TypeScriptClientIT {
 
   @Test
   void theTypeScriptSdkSeesEachDecisionAsTheMiddlewareTableSays() throws Exception {
-    assumeTrue(nodeVersion() != null, "Node.js is not on the PATH: skipping the TypeScript client");
-    Path cache = nodeCache();
-    assumeTrue(
-        Files.isRegularFile(cache.resolve(SDK_PACKAGE)),
-        "@modelcontextprotocol/sdk is not installed in "
-            + cache
-            + " (.ci/run installs it; or set AGENTAUTH_NODE_CACHE): skipping the TypeScript client");
+    Path cache = requireNodeAndSdk();
     Path script = tsClientDir().resolve("check-mapping.mjs");
     assertThat(script).isRegularFile();
 
@@ -68,28 +64,9 @@ class TypeScriptClientIT {
               authorizationId,
               "--"));
       command.addAll(serverLaunch());
-      ProcessBuilder pb = new ProcessBuilder(command);
-      pb.environment().put("AGENTAUTH_NODE_CACHE", cache.toString());
-      Process node = pb.start();
-      node.getOutputStream().close();
-      CompletableFuture<String> stdout = readAll(node.getInputStream());
-      CompletableFuture<String> stderr = readAll(node.getErrorStream());
-      boolean exited = node.waitFor(60, TimeUnit.SECONDS);
-      if (!exited) {
-        node.destroyForcibly();
-      }
-      String out = stdout.get(10, TimeUnit.SECONDS);
-      String err = stderr.get(10, TimeUnit.SECONDS);
-      String transcript = "stdout:\n" + out + "\nstderr:\n" + err;
-      assertThat(exited).as("node finished within 60 s; %s", transcript).isTrue();
-
-      Map<String, JsonNode> checks = new LinkedHashMap<>();
-      for (String line : out.split("\\R")) {
-        if (!line.isBlank()) {
-          JsonNode n = JSON.readTree(line);
-          checks.put(n.path("check").asText(), n);
-        }
-      }
+      NodeRun run = runNode(command, cache);
+      Map<String, JsonNode> checks = run.checks();
+      String transcript = run.transcript();
       assertThat(checks.keySet())
           .as(transcript)
           .containsExactly(
@@ -102,7 +79,7 @@ class TypeScriptClientIT {
               "authorization_not_found");
       checks.forEach(
           (name, n) -> assertThat(n.path("ok").asBoolean()).as("%s: %s", name, n).isTrue());
-      assertThat(node.exitValue()).as(transcript).isZero();
+      assertThat(run.exitValue()).as(transcript).isZero();
 
       // What the TypeScript client saw, checked from this side too.
       JsonNode deny = checks.get("deny").path("result");
@@ -120,6 +97,88 @@ class TypeScriptClientIT {
       assertThat(checks.get("allow").path("result").path("content").path(0).path("text").asText())
           .startsWith("Calendar for ");
     }
+  }
+
+  /**
+   * {@code check-elicitation.mjs}: a TypeScript SDK client that declared the {@code elicitation}
+   * capability answers the guard's question ({@code --elicitation}, streamable HTTP, the embedded
+   * server and its demo user) with accept, accept with the box unticked, decline and cancel, and a
+   * client without the capability calls too. What the service recorded is checked here: the allow
+   * that followed the user's approval names the tool server's key, its role and {@code
+   * mcp_elicitation}; a declined nonce is used up (410); a cancelled one, or one nobody was asked
+   * about, is still pending.
+   */
+  @Test
+  void theTypeScriptSdkAnswersTheConfirmationInTheClient() throws Exception {
+    Path cache = requireNodeAndSdk();
+    Path script = tsClientDir().resolve("check-elicitation.mjs");
+    assertThat(script).isRegularFile();
+    ByteArrayOutputStream log = new ByteArrayOutputStream();
+    GuardedToolServer.Options options =
+        GuardedToolServer.Options.parse(
+            List.of("--transport", "http", "--port", "0", "--elicitation"), Map.of());
+    try (GuardedToolServer server =
+        GuardedToolServer.start(
+            options,
+            InputStream.nullInputStream(),
+            PrintStream.nullOutputStream(),
+            new PrintStream(log, true, StandardCharsets.UTF_8))) {
+      NodeRun run =
+          runNode(
+              List.of("node", script.toString(), server.mcpUrl(), GuardedToolServer.DEMO_USER),
+              cache);
+      String transcript = run.transcript() + "\nserver log:\n" + log;
+      Map<String, JsonNode> checks = run.checks();
+      assertThat(checks.keySet())
+          .as(transcript)
+          .containsExactly("accept", "accept_unticked", "decline", "cancel", "no_capability");
+      checks.forEach(
+          (name, n) -> assertThat(n.path("ok").asBoolean()).as("%s: %s", name, n).isTrue());
+      assertThat(run.exitValue()).as(transcript).isZero();
+
+      ElicitationAssertions.of(server).assertRecorded(checks);
+    }
+  }
+
+  /** Skips the test, saying why, without Node.js or the SDK; else the SDK's install prefix. */
+  private static Path requireNodeAndSdk() throws InterruptedException {
+    assumeTrue(nodeVersion() != null, "Node.js is not on the PATH: skipping the TypeScript client");
+    Path cache = nodeCache();
+    assumeTrue(
+        Files.isRegularFile(cache.resolve(SDK_PACKAGE)),
+        "@modelcontextprotocol/sdk is not installed in "
+            + cache
+            + " (.ci/run installs it; or set AGENTAUTH_NODE_CACHE): skipping the TypeScript client");
+    return cache;
+  }
+
+  /** A finished script: its JSON check lines by name, its exit status and its output. */
+  private record NodeRun(Map<String, JsonNode> checks, int exitValue, String transcript) {}
+
+  /** Runs {@code command} (a node script printing one JSON check per line) for at most 60 s. */
+  private static NodeRun runNode(List<String> command, Path cache) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(command);
+    pb.environment().put("AGENTAUTH_NODE_CACHE", cache.toString());
+    Process node = pb.start();
+    node.getOutputStream().close();
+    CompletableFuture<String> stdout = readAll(node.getInputStream());
+    CompletableFuture<String> stderr = readAll(node.getErrorStream());
+    boolean exited = node.waitFor(60, TimeUnit.SECONDS);
+    if (!exited) {
+      node.destroyForcibly();
+    }
+    String out = stdout.get(10, TimeUnit.SECONDS);
+    String err = stderr.get(10, TimeUnit.SECONDS);
+    String transcript = "stdout:\n" + out + "\nstderr:\n" + err;
+    assertThat(exited).as("node finished within 60 s; %s", transcript).isTrue();
+    Map<String, JsonNode> checks = new LinkedHashMap<>();
+    for (String line : out.split("\\R")) {
+      if (!line.isBlank()) {
+        JsonNode n = JSON.readTree(line);
+        checks.put(n.path("check").asText(), n);
+      }
+    }
+    return new NodeRun(checks, node.exitValue(), transcript);
   }
 
   /**
