@@ -60,7 +60,8 @@ abstract class MemoryWebhooks implements WebhookTx {
 
   @Override
   public void insertWebhook(WebhookRow row) {
-    TreeMap<String, WebhookRow> t = webhooks.computeIfAbsent(row.workspaceId(), w -> new TreeMap<>());
+    TreeMap<String, WebhookRow> t =
+        webhooks.computeIfAbsent(row.workspaceId(), w -> new TreeMap<>());
     put(t, row.webhookId(), row);
     put(deliveries, row.webhookId(), new TreeMap<>());
   }
@@ -113,7 +114,10 @@ abstract class MemoryWebhooks implements WebhookTx {
   public void enqueueWebhookEvent(WebhookEvent event) {
     for (WebhookRow w : webhooks(event.workspaceId())) {
       if (w.subscribes(event.type())) {
-        put(deliveries.get(w.webhookId()), event.eventId(), WebhookDeliveryRow.of(event, w.webhookId()));
+        put(
+            deliveries.get(w.webhookId()),
+            event.eventId(),
+            WebhookDeliveryRow.of(event, w.webhookId()));
       }
     }
   }
@@ -156,7 +160,10 @@ abstract class MemoryWebhooks implements WebhookTx {
     due.sort(Comparator.comparing((Claimed c) -> c.delivery().nextAttemptAt()));
     List<Claimed> claimed = List.copyOf(due.subList(0, Math.min(limit, due.size())));
     for (Claimed c : claimed) {
-      put(leases, leaseKey(c.delivery().webhookId(), c.delivery().eventId()), new Lease(owner, leaseUntil));
+      put(
+          leases,
+          leaseKey(c.delivery().webhookId(), c.delivery().eventId()),
+          new Lease(owner, leaseUntil));
     }
     return claimed;
   }

@@ -8,8 +8,8 @@ import java.util.Set;
 /**
  * Webhooks and their delivery outbox. Events enter through {@link OutboxTx#enqueueWebhookEvent} in
  * the transaction that causes them; the delivery worker {@linkplain #claimWebhookDeliveries leases}
- * due deliveries, sends them outside any transaction, and {@linkplain #recordWebhookAttempt records}
- * each attempt afterwards.
+ * due deliveries, sends them outside any transaction, and {@linkplain #recordWebhookAttempt
+ * records} each attempt afterwards.
  */
 public interface WebhookTx extends OutboxTx {
 
@@ -37,10 +37,10 @@ public interface WebhookTx extends OutboxTx {
   record Claimed(WebhookDeliveryRow delivery, String url, byte[] secret) {}
 
   /**
-   * Leases up to {@code limit} pending deliveries due at {@code now} whose lease (if any) has ended,
-   * oldest due first, skipping the webhooks in {@code skipWebhooks}: each gets {@code owner} and
-   * {@code leaseUntil}, so that no other worker — in any instance — takes it before the lease ends.
-   * Rows another transaction holds are skipped.
+   * Leases up to {@code limit} pending deliveries due at {@code now} whose lease (if any) has
+   * ended, oldest due first, skipping the webhooks in {@code skipWebhooks}: each gets {@code owner}
+   * and {@code leaseUntil}, so that no other worker — in any instance — takes it before the lease
+   * ends. Rows another transaction holds are skipped.
    */
   List<Claimed> claimWebhookDeliveries(
       Instant now, Instant leaseUntil, String owner, Set<String> skipWebhooks, int limit);

@@ -5,7 +5,6 @@ import dev.agentauth.server.store.PageRequest;
 import dev.agentauth.server.store.WebhookDeliveryRow;
 import dev.agentauth.server.store.WebhookEvent;
 import dev.agentauth.server.store.WebhookRow;
-import dev.agentauth.server.store.WebhookTx;
 import dev.agentauth.server.store.WebhookTx.Attempt;
 import dev.agentauth.server.store.WebhookTx.Claimed;
 import java.sql.ResultSet;
