@@ -160,6 +160,16 @@ class WebhooksIT {
     }
   }
 
+  /** Waits until the only delivery of {@code path} has {@code n} attempts recorded. */
+  private static void awaitAttempts(ServerHarness h, String path, int n)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (h.get(path).body().path("deliveries").get(0).path("attempts").asInt() < n) {
+      assertThat(System.nanoTime()).as("attempt %d recorded in time", n).isLessThan(deadline);
+      Thread.sleep(20);
+    }
+  }
+
   @Test
   void aReceiverThatAnswers500TwiceGetsTheSameEventAThirdTime() throws Exception {
     try (ServerHarness h = server(true);
@@ -171,17 +181,20 @@ class WebhooksIT {
               "{\"scopes\":[{\"name\":\"pay.send\"}],\"requires_escalation_for\":[\"pay.send\"]}");
       escalate(h, auth, "invoice:1");
 
+      String path = "/v1/webhooks/" + hook.path("id").asText() + "/deliveries";
       Received first = receiver.take(1, WAIT).get(0);
+      awaitAttempts(h, path, 1);
       // The retry waits for its backoff (10 s at most, by the server's clock): nothing before.
       assertThat(receiver.next(Duration.ofMillis(300))).isNull();
       h.clock.advance(Duration.ofSeconds(10));
       Received second = receiver.take(1, WAIT).get(0);
+      awaitAttempts(h, path, 2);
       h.clock.advance(Duration.ofSeconds(20));
       Received third = receiver.take(1, WAIT).get(0);
 
       assertThat(List.of(second.eventId(), third.eventId())).containsOnly(first.eventId());
       assertThat(List.of(second.body(), third.body())).containsOnly(first.body());
-      String path = "/v1/webhooks/" + hook.path("id").asText() + "/deliveries";
+      awaitAttempts(h, path, 3);
       JsonNode d = h.get(path).body().path("deliveries").get(0);
       assertThat(d.path("event_id").asText()).isEqualTo(first.eventId());
       assertThat(d.path("status").asText()).isEqualTo("delivered");

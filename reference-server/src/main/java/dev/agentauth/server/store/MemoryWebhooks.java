@@ -140,7 +140,12 @@ abstract class MemoryWebhooks implements WebhookTx {
 
   @Override
   public List<Claimed> claimWebhookDeliveries(
-      Instant now, Instant leaseUntil, String owner, Set<String> skipWebhooks, int limit) {
+      Instant dueBy,
+      Instant leaseNow,
+      Instant leaseUntil,
+      String owner,
+      Set<String> skipWebhooks,
+      int limit) {
     List<Claimed> due = new ArrayList<>();
     for (TreeMap<String, WebhookRow> ws : webhooks.values()) {
       for (WebhookRow w : ws.values()) {
@@ -150,8 +155,8 @@ abstract class MemoryWebhooks implements WebhookTx {
         for (WebhookDeliveryRow d : deliveries.get(w.webhookId()).values()) {
           Lease l = leases.get(leaseKey(d.webhookId(), d.eventId()));
           if ("pending".equals(d.status())
-              && !d.nextAttemptAt().isAfter(now)
-              && (l == null || !l.until().isAfter(now))) {
+              && !d.nextAttemptAt().isAfter(dueBy)
+              && (l == null || !l.until().isAfter(leaseNow))) {
             due.add(new Claimed(d, w.url(), w.secret()));
           }
         }

@@ -37,13 +37,19 @@ public interface WebhookTx extends OutboxTx {
   record Claimed(WebhookDeliveryRow delivery, String url, byte[] secret) {}
 
   /**
-   * Leases up to {@code limit} pending deliveries due at {@code now} whose lease (if any) has
-   * ended, oldest due first, skipping the webhooks in {@code skipWebhooks}: each gets {@code owner}
-   * and {@code leaseUntil}, so that no other worker — in any instance — takes it before the lease
-   * ends. Rows another transaction holds are skipped.
+   * Leases up to {@code limit} pending deliveries due at {@code dueBy} (the server's clock) whose
+   * lease (if any) ended by {@code leaseNow} (the real clock: leases guard against other processes,
+   * whatever a test clock says), oldest due first, skipping the webhooks in {@code skipWebhooks}:
+   * each gets {@code owner} and {@code leaseUntil}, so that no other worker — in any instance —
+   * takes it before the lease ends. Rows another transaction holds are skipped.
    */
   List<Claimed> claimWebhookDeliveries(
-      Instant now, Instant leaseUntil, String owner, Set<String> skipWebhooks, int limit);
+      Instant dueBy,
+      Instant leaseNow,
+      Instant leaseUntil,
+      String owner,
+      Set<String> skipWebhooks,
+      int limit);
 
   /**
    * The result of one attempt (or a decision not to send: {@code counted} false).

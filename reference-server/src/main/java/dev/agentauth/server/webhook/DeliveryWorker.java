@@ -132,8 +132,8 @@ public final class DeliveryWorker implements AutoCloseable {
 
   /**
    * @param now the server's clock (due times, backoff, giving up)
-   * @param wallClock the real clock the signature's {@code t=} is read from: receivers compare it
-   *     with their own
+   * @param wallClock the real clock: the signature's {@code t=} (receivers compare it with their
+   *     own) and leases (which guard against other processes, whatever a test clock says)
    */
   public DeliveryWorker(
       Store store,
@@ -234,11 +234,12 @@ public final class DeliveryWorker implements AutoCloseable {
     }
     Set<String> full = fullWebhooks();
     Instant at = now.get();
+    Instant wall = wallClock.instant();
     List<Claimed> claimed =
         store.inTransaction(
             tx ->
                 tx.claimWebhookDeliveries(
-                    at, at.plus(settings.lease()), owner, full, settings.batch()));
+                    at, wall, wall.plus(settings.lease()), owner, full, settings.batch()));
     for (Claimed c : claimed) {
       AtomicInteger n =
           inFlight.computeIfAbsent(c.delivery().webhookId(), k -> new AtomicInteger());

@@ -192,8 +192,13 @@ abstract class JdbcTx implements Tx {
 
   @Override
   public List<Claimed> claimWebhookDeliveries(
-      Instant now, Instant leaseUntil, String owner, Set<String> skipWebhooks, int limit) {
-    return webhookStatements().claim(now, leaseUntil, owner, skipWebhooks, limit);
+      Instant dueBy,
+      Instant leaseNow,
+      Instant leaseUntil,
+      String owner,
+      Set<String> skipWebhooks,
+      int limit) {
+    return webhookStatements().claim(dueBy, leaseNow, leaseUntil, owner, skipWebhooks, limit);
   }
 
   @Override

@@ -186,8 +186,13 @@ final class JdbcWebhooks {
   }
 
   List<Claimed> claim(
-      Instant now, Instant leaseUntil, String owner, Set<String> skipWebhooks, int limit) {
-    List<Object> params = new ArrayList<>(List.of(now, now));
+      Instant dueBy,
+      Instant leaseNow,
+      Instant leaseUntil,
+      String owner,
+      Set<String> skipWebhooks,
+      int limit) {
+    List<Object> params = new ArrayList<>(List.of(dueBy, leaseNow));
     StringBuilder skip = new StringBuilder();
     if (!skipWebhooks.isEmpty()) {
       skip.append(" AND d.webhook_id NOT IN (");
