@@ -35,11 +35,12 @@ final class WebhookReceiver implements AutoCloseable {
   private final AtomicInteger calls = new AtomicInteger();
   private final IntUnaryOperator statusOfCall;
   private final CountDownLatch release = new CountDownLatch(1);
-  private final boolean slow;
+  private final int held;
 
-  private WebhookReceiver(IntUnaryOperator statusOfCall, boolean slow) {
+  /** {@code held}: how many of the first requests are held until close (-1: every one). */
+  private WebhookReceiver(IntUnaryOperator statusOfCall, int held) {
     this.statusOfCall = statusOfCall;
-    this.slow = slow;
+    this.held = held;
     try {
       server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
     } catch (IOException e) {
@@ -52,17 +53,22 @@ final class WebhookReceiver implements AutoCloseable {
 
   /** A receiver answering every request 204. */
   static WebhookReceiver ok() {
-    return new WebhookReceiver(n -> 204, false);
+    return new WebhookReceiver(n -> 204, 0);
   }
 
   /** A receiver answering request {@code n} with {@code statusOfCall.applyAsInt(n)}. */
   static WebhookReceiver answering(IntUnaryOperator statusOfCall) {
-    return new WebhookReceiver(statusOfCall, false);
+    return new WebhookReceiver(statusOfCall, 0);
   }
 
   /** A receiver that holds every request (as one sleeping 30 s would) until closed. */
   static WebhookReceiver slow() {
-    return new WebhookReceiver(n -> 204, true);
+    return new WebhookReceiver(n -> 204, -1);
+  }
+
+  /** A receiver that holds its first {@code n} requests until closed and answers the rest 204. */
+  static WebhookReceiver holdingFirst(int n) {
+    return new WebhookReceiver(k -> 204, n);
   }
 
   private void handle(HttpExchange x) throws IOException {
@@ -74,7 +80,7 @@ final class WebhookReceiver implements AutoCloseable {
             x.getRequestHeaders().getFirst("AgentAuth-Event-Id"),
             x.getRequestHeaders().getFirst("AgentAuth-Event-Type"),
             new String(body, StandardCharsets.UTF_8)));
-    if (slow) {
+    if (held < 0 || n <= held) {
       try {
         release.await(30, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
