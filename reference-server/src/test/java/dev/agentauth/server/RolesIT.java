@@ -70,6 +70,8 @@ class RolesIT {
       return true; // any role
     }
     boolean apiKeys = path.startsWith("/v1/api-keys");
+    // §20: webhooks are an application's (full and app keys), not even an auditor's to read.
+    boolean webhooks = path.startsWith("/v1/webhooks");
     boolean resolve = method.equals("POST") && path.endsWith("/resolve");
     boolean get = method.equals("GET");
     boolean readsAuthorizationsOrReceipts =
@@ -84,7 +86,7 @@ class RolesIT {
               || (method.equals("POST") && path.startsWith("/v1/confirmations/"));
       case "approver" ->
           (path.startsWith("/v1/escalations") && (get || resolve)) || readsAuthorizationsOrReceipts;
-      case "auditor" -> get && !apiKeys;
+      case "auditor" -> get && !apiKeys && !webhooks;
       default -> throw new IllegalArgumentException(role);
     };
   }
@@ -95,7 +97,7 @@ class RolesIT {
 
   @Test
   void everyApiKeyRowNamesExactlyTheRolesTheTableAllows() {
-    assertThat(keyed()).hasSize(22);
+    assertThat(keyed()).hasSize(26);
     for (Endpoint e : keyed()) {
       List<String> expected =
           ROLES.stream().filter(role -> allowed(role, e.method(), e.path())).toList();
@@ -112,6 +114,7 @@ class RolesIT {
             .replace("{nonce}", nonce)
             .replace("/v1/agent-scope-bundles/{id}", "/v1/agent-scope-bundles/support")
             .replace("{key_id}", spareKeyId)
+            .replace("/v1/webhooks/{id}", "/v1/webhooks/wh_unknown")
             .replace("/v1/receipts/{id}", "/v1/receipts/" + firstReceiptId());
     String body =
         switch (e.method() + " " + e.path()) {
@@ -130,6 +133,8 @@ class RolesIT {
               "{\"agent_id\":\"bot-2\",\"scopes\":[{\"name\":\"b\"}]}";
           case "POST /v1/tombstones" -> "{\"resource\":\"doc/1\"}";
           case "POST /v1/api-keys" -> "{\"role\":\"full\"}";
+          case "POST /v1/webhooks" ->
+              "{\"url\":\"https://hooks.example.com/a\",\"events\":[\"escalation.created\"]}";
           default -> null;
         };
     return new Object[] {path, body};
@@ -149,7 +154,8 @@ class RolesIT {
             "/v1/escalations?limit=100",
             "/v1/agent-scope-bundles?limit=100",
             "/v1/tombstones?limit=100",
-            "/v1/api-keys?limit=100")) {
+            "/v1/api-keys?limit=100",
+            "/v1/webhooks")) {
       Resp r = h.get(path);
       assertThat(r.status()).as(path + " " + r.raw()).isEqualTo(200);
       r.body().findParents("last_used_at").forEach(n -> ((ObjectNode) n).remove("last_used_at"));
@@ -180,7 +186,7 @@ class RolesIT {
         cells++;
       }
     }
-    assertThat(cells).isEqualTo(61);
+    assertThat(cells).isEqualTo(77);
     assertThat(state()).isEqualTo(before);
     // The nonce and the escalation a forbidden call aimed at are still usable.
     assertThat(h.post("/v1/confirmations/" + nonce, h.json("{\"approved\":true}")).status())
@@ -209,7 +215,7 @@ class RolesIT {
         cells++;
       }
     }
-    assertThat(cells).isEqualTo(6 * 22 - 61);
+    assertThat(cells).isEqualTo(6 * 26 - 77);
     assertThat(state()).isEqualTo(before);
   }
 }
