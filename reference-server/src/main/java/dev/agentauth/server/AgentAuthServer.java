@@ -52,6 +52,9 @@ import org.slf4j.LoggerFactory;
  * requests, finishes those in flight, signs every pending receipt and closes the store.
  */
 public final class AgentAuthServer implements AutoCloseable {
+  /** Checks and new authorizations in flight per workspace unless configured. */
+  public static final int DEFAULT_CHECKS_IN_FLIGHT_PER_WORKSPACE = 8;
+
   private static final Logger log = LoggerFactory.getLogger(AgentAuthServer.class);
   private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration SHUTDOWN_IDLE_TIMEOUT = Duration.ofMillis(100);
@@ -222,7 +225,12 @@ public final class AgentAuthServer implements AutoCloseable {
     api =
         new Api(
             ctx,
-            new Api.Settings(config.adminToken, config.metricsToken, testClock, config.rateLimit),
+            new Api.Settings(
+                config.adminToken,
+                config.metricsToken,
+                testClock,
+                config.rateLimit,
+                config.checksInFlightPerWorkspace),
             workspaces,
             apiKeys,
             receipts,
@@ -463,6 +471,7 @@ public final class AgentAuthServer implements AutoCloseable {
 
     // ---- API key limits
     private int maxApiKeysPerWorkspace = ApiKeyOps.DEFAULT_MAX_KEYS_PER_WORKSPACE;
+    private int checksInFlightPerWorkspace = DEFAULT_CHECKS_IN_FLIGHT_PER_WORKSPACE;
 
     /**
      * How many API keys that are neither revoked nor expired a workspace may hold; creating one
@@ -537,6 +546,20 @@ public final class AgentAuthServer implements AutoCloseable {
      */
     public Builder metricsToken(String metricsToken) {
       this.metricsToken = metricsToken;
+      return this;
+    }
+
+    /**
+     * Checks and new authorizations one workspace may have in flight (parsed, decided and committed
+     * at once; a {@code wait=true} wait for signatures does not count); 64 more wait up to 2 s,
+     * then 429 {@code rate_limited}. Default {@value #DEFAULT_CHECKS_IN_FLIGHT_PER_WORKSPACE}.
+     */
+    public Builder checksInFlightPerWorkspace(int max) {
+      if (max < 1) {
+        throw new IllegalArgumentException(
+            "checks in flight per workspace must be at least 1, got " + max);
+      }
+      this.checksInFlightPerWorkspace = max;
       return this;
     }
 

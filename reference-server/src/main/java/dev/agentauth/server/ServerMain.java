@@ -122,6 +122,14 @@ public final class ServerMain implements Callable<Integer> {
   long signingBacklogPerWorkspace;
 
   @Option(
+      names = "--checks-in-flight-per-workspace",
+      defaultValue = "${env:AGENTAUTH_CHECKS_IN_FLIGHT_PER_WORKSPACE:-8}",
+      description =
+          "Checks and new authorizations of one workspace parsed, decided and committed at once;"
+              + " 64 more wait up to 2 s, then 429 rate_limited (default 8).")
+  int checksInFlightPerWorkspace;
+
+  @Option(
       names = "--signing-waits-per-workspace",
       defaultValue = "${env:AGENTAUTH_SIGNING_WAITS_PER_WORKSPACE:-8}",
       description =
@@ -431,6 +439,7 @@ public final class ServerMain implements Callable<Integer> {
             .store(backing)
             .rateLimit(rateLimit)
             .maxApiKeysPerWorkspace(maxApiKeysPerWorkspace)
+            .checksInFlightPerWorkspace(checksInFlightPerWorkspace)
             .signingLimits(
                 new SigningService.Limits(
                     SigningService.Limits.DEFAULT.queued(),

@@ -341,8 +341,11 @@ class ReceiptsIT {
     JsonNode allow = check(h, id, "llm.call").cost(10).resource("m/1").result();
     JsonNode allowCtx = verifiedReceipt(h, receiptId(allow)).path("context");
     assertThat(fieldNames(allowCtx))
-        .containsExactlyInAnyOrder("budget", "confirmation_authorization_id");
+        .containsExactlyInAnyOrder(
+            "budget", "confirmation_authorization_id", "agentauth_confirmation");
     assertThat(allowCtx.path("confirmation_authorization_id").asText()).isEqualTo(grant);
+    assertThat(fieldNames(allowCtx.path("agentauth_confirmation")))
+        .containsExactlyInAnyOrder("key_id", "role", "via", "confirmed_at");
     assertThat(allowCtx.path("budget").path("spent_after_micros").asLong()).isEqualTo(10);
 
     String escalated =

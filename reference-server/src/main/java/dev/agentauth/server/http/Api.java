@@ -44,7 +44,11 @@ public final class Api {
 
   /** Settings the HTTP layer needs. */
   public record Settings(
-      String adminToken, String metricsToken, ClockControl testClock, int rateLimit) {
+      String adminToken,
+      String metricsToken,
+      ClockControl testClock,
+      int rateLimit,
+      int checksInFlightPerWorkspace) {
 
     /** Keeps the tokens out of logs. */
     @Override
@@ -57,6 +61,8 @@ public final class Api {
           + (testClock != null)
           + ", rateLimit="
           + rateLimit
+          + ", checksInFlightPerWorkspace="
+          + checksInFlightPerWorkspace
           + "]";
     }
   }
@@ -87,7 +93,15 @@ public final class Api {
     this.routes =
         RouteTable.routes(
             new HealthHandlers(ctx, problems, metrics),
-            V1Handlers.create(ctx, reader, writer, runner, workspaces, apiKeys, receipts),
+            V1Handlers.create(
+                ctx,
+                reader,
+                writer,
+                runner,
+                workspaces,
+                apiKeys,
+                receipts,
+                settings.checksInFlightPerWorkspace()),
             new AdminHandlers(ctx, reader, writer, workspaces, apiKeys, settings.testClock()));
   }
 

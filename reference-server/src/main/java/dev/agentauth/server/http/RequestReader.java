@@ -55,8 +55,8 @@ final class RequestReader {
   static final String REQUEST_ID_ATTRIBUTE = "request_id";
 
   private final ObjectMapper strict = AgentAuthJson.newStrictObjectMapper();
-  private final ReadLimiter arriving =
-      new ReadLimiter(BODIES_PER_WORKSPACE, Duration.ZERO, 0, "request bodies arriving");
+  private final WorkspaceLimiter arriving =
+      new WorkspaceLimiter(BODIES_PER_WORKSPACE, Duration.ZERO, 0, "request bodies arriving");
 
   /**
    * Starts a request: keeps the client's X-Request-Id when it is well-formed (else makes one) and

@@ -30,6 +30,7 @@ import dev.agentauth.server.store.Tx;
 import io.javalin.http.Context;
 import java.time.Duration;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The {@code /v1} endpoints. Each handler parses its request, calls one service operation — reads
@@ -41,7 +42,8 @@ record V1Handlers(
     RequestReader reader,
     ResponseWriter writer,
     MutationRunner runner,
-    ReadLimiter readLimiter,
+    WorkspaceLimiter readLimiter,
+    WorkspaceLimiter checkLimiter,
     WorkspaceOps workspaces,
     ApiKeyOps apiKeys,
     AuthorizationOps authorizations,
@@ -55,10 +57,18 @@ record V1Handlers(
   /** An empty JSON object body (DELETE without a body). */
   record EmptyBody() {}
 
+  /** Checks and new authorizations of one workspace that may wait for one in flight to end. */
+  static final int CHECKS_WAITING_PER_WORKSPACE = 64;
+
+  /** How long a check or new authorization waits for one of its workspace's to end. */
+  static final Duration CHECK_WAIT = Duration.ofSeconds(2);
+
   /**
    * The handlers over {@code ctx}. Reads in flight per workspace: 3, so that one workspace leaves
    * SQLite's 4 readers one; 32 more may wait up to 1 s, so that one workspace parks at most 35 of
-   * the 250 request threads.
+   * the 250 request threads. Checks and new authorizations in flight per workspace: {@code
+   * checksInFlight} (parsing, deciding and committing; not waiting for signatures, which the signer
+   * bounds); {@value #CHECKS_WAITING_PER_WORKSPACE} more may wait up to 2 s.
    */
   static V1Handlers create(
       ServiceContext ctx,
@@ -67,13 +77,19 @@ record V1Handlers(
       MutationRunner runner,
       WorkspaceOps workspaces,
       ApiKeyOps apiKeys,
-      ReceiptOps receipts) {
+      ReceiptOps receipts,
+      int checksInFlight) {
     return new V1Handlers(
         ctx,
         reader,
         writer,
         runner,
-        new ReadLimiter(3, Duration.ofSeconds(1)),
+        new WorkspaceLimiter(3, Duration.ofSeconds(1)),
+        new WorkspaceLimiter(
+            checksInFlight,
+            CHECK_WAIT,
+            CHECKS_WAITING_PER_WORKSPACE,
+            "checks and new authorizations"),
         workspaces,
         apiKeys,
         new AuthorizationOps(ctx),
@@ -119,13 +135,31 @@ record V1Handlers(
 
   // ---- authorizations
 
-  void createAuthorization(Context c, Caller caller) {
+  /**
+   * Runs {@code commit} — parsing, validating and committing a request that makes receipts — as one
+   * of the workspace's checks in flight, then answers outside that bound (a {@code wait=true} wait
+   * for signatures is bounded by the signer). The body has arrived before: its arrival is bounded
+   * by the body deadline and the bodies arriving per workspace.
+   */
+  private void receiptWork(Context c, Caller caller, Supplier<MutationRunner.Commit> commit) {
     admitReceipts(c, caller);
-    RequestBody<CreateAuthorizationRequest> b =
-        reader.parse(c, CreateAuthorizationRequest.class, false);
-    AuthorizationOps.validate(b.value(), b.object("metadata"));
-    var metadata = b.object("metadata") == null ? null : b.object("metadata").deepCopy();
-    mutate(c, caller, tx -> authorizations.create(tx, caller, b.value(), metadata));
+    RequestReader.body(c);
+    writer.mutation(c, runner.finish(checkLimiter.run(caller.workspaceId(), commit)));
+  }
+
+  void createAuthorization(Context c, Caller caller) {
+    receiptWork(
+        c,
+        caller,
+        () -> {
+          RequestBody<CreateAuthorizationRequest> b =
+              reader.parse(c, CreateAuthorizationRequest.class, false);
+          AuthorizationOps.validate(b.value(), b.object("metadata"));
+          var metadata = b.object("metadata") == null ? null : b.object("metadata").deepCopy();
+          return runner.commit(
+              RequestReader.mutation(c, caller, null),
+              tx -> authorizations.create(tx, caller, b.value(), metadata));
+        });
   }
 
   void listAuthorizations(Context c, Caller caller) {
@@ -152,24 +186,26 @@ record V1Handlers(
   // ---- checks and confirmations
 
   void check(Context c, Caller caller) {
-    admitReceipts(c, caller);
-    RequestBody<CheckRequest> b = reader.parse(c, CheckRequest.class, false);
-    CheckRequest r = b.value();
-    CheckInput in =
-        CheckOps.validate(
-            r.authorizationId(),
-            r.scopes(),
-            r.resource(),
-            r.sessionId(),
-            r.estimatedCostMicros(),
-            b.object("context") == null ? null : b.object("context").deepCopy());
-    // A check locks only its authorization, so without an Idempotency-Key it may be grouped.
-    Store.GroupKey group =
-        new Store.GroupKey(caller.workspaceId(), in.authorizationId(), in.resource());
-    writer.mutation(
+    receiptWork(
         c,
-        runner.runCheck(
-            RequestReader.mutation(c, caller, group), tx -> checks.check(tx, caller, in)));
+        caller,
+        () -> {
+          RequestBody<CheckRequest> b = reader.parse(c, CheckRequest.class, false);
+          CheckRequest r = b.value();
+          CheckInput in =
+              CheckOps.validate(
+                  r.authorizationId(),
+                  r.scopes(),
+                  r.resource(),
+                  r.sessionId(),
+                  r.estimatedCostMicros(),
+                  b.object("context") == null ? null : b.object("context").deepCopy());
+          // A check locks only its authorization, so without an Idempotency-Key it may be grouped.
+          Store.GroupKey group =
+              new Store.GroupKey(caller.workspaceId(), in.authorizationId(), in.resource());
+          return runner.commitCheck(
+              RequestReader.mutation(c, caller, group), tx -> checks.check(tx, caller, in));
+        });
   }
 
   void confirm(Context c, Caller caller) {

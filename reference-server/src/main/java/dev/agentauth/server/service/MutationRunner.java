@@ -77,8 +77,7 @@ public final class MutationRunner {
 
   /** Runs {@code op} for {@code req} in one transaction and returns the answer to send. */
   public Response run(Request req, Function<Tx, Outcome> op) {
-    Committed committed = ctx.store().inTransaction(tx -> runInTransaction(tx, req, op));
-    return finish(committed, req);
+    return finish(commit(req, op));
   }
 
   /**
@@ -86,8 +85,33 @@ public final class MutationRunner {
    * commit it together with other checks), else like {@link #run}.
    */
   public Response runCheck(Request req, Function<CheckTx, Outcome> op) {
+    return finish(commitCheck(req, op));
+  }
+
+  /**
+   * A committed mutation whose answer is not made yet: {@link #finish} hands its receipts to the
+   * signer and, for {@code wait=true}, waits for their signatures. Split so that a caller can bound
+   * the store work of a workspace without counting its waits for signatures.
+   */
+  public static final class Commit {
+    private final Request req;
+    private final Committed committed;
+
+    private Commit(Request req, Committed committed) {
+      this.req = req;
+      this.committed = committed;
+    }
+  }
+
+  /** The store part of {@link #run}: commits {@code op}; {@link #finish} makes the answer. */
+  public Commit commit(Request req, Function<Tx, Outcome> op) {
+    return new Commit(req, ctx.store().inTransaction(tx -> runInTransaction(tx, req, op)));
+  }
+
+  /** The store part of {@link #runCheck}; {@link #finish} makes the answer. */
+  public Commit commitCheck(Request req, Function<CheckTx, Outcome> op) {
     if (req.idempotencyKey() != null || req.group() == null) {
-      return run(req, op::apply);
+      return commit(req, op::apply);
     }
     Committed committed =
         ctx.store()
@@ -97,7 +121,12 @@ public final class MutationRunner {
                   Outcome o = op.apply(tx);
                   return new Committed(o.status(), null, false, o);
                 });
-    return finish(committed, req);
+    return new Commit(req, committed);
+  }
+
+  /** The answer to a committed mutation (see {@link Commit}). */
+  public Response finish(Commit commit) {
+    return finish(commit.committed, commit.req);
   }
 
   private Committed runInTransaction(Tx tx, Request req, Function<Tx, Outcome> op) {

@@ -266,10 +266,18 @@ public final class GenerateReceiptVectors {
 
     ObjectNode viaConfirmation = context(payment.deepCopy(), SESSION);
     viaConfirmation.put("confirmation_authorization_id", CONFIRMATION);
+    viaConfirmation
+        .putObject("agentauth_confirmation")
+        .put("key_id", "key_01m8149y194g5ebxwkhfr57w00")
+        .put("role", "tool_server")
+        .put("via", "mcp_elicitation")
+        .put("confirmed_at", "2026-11-22T08:02:51.318Z");
     addValid(
         "allow_via_confirmation",
         "allow / authorization_granted_via_confirmation: re-check inside the approved"
-            + " confirmation's window; context.confirmation_authorization_id names the approval.",
+            + " confirmation's window; context.confirmation_authorization_id names the approval,"
+            + " context.agentauth_confirmation the key and role that approved it, where the user"
+            + " answered and when.",
         scope(
             "allow_via_confirmation",
             "2026-11-22T08:03:01.902Z",

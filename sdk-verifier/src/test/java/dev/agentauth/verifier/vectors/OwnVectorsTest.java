@@ -181,6 +181,7 @@ class OwnVectorsTest {
             "session_id",
             "budget",
             "confirmation_authorization_id",
+            "agentauth_confirmation",
             "escalation_id",
             "metadata",
             "scopes",

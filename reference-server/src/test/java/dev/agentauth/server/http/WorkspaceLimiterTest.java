@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class ReadLimiterTest {
+class WorkspaceLimiterTest {
   private final ExecutorService threads = Executors.newCachedThreadPool();
   private final CountDownLatch release = new CountDownLatch(1);
 
@@ -25,7 +25,8 @@ class ReadLimiterTest {
   }
 
   /** Starts {@code n} reads of {@code workspace} that stay in flight until the test ends. */
-  private void holdReads(ReadLimiter limiter, String workspace, int n) throws InterruptedException {
+  private void holdReads(WorkspaceLimiter limiter, String workspace, int n)
+      throws InterruptedException {
     CountDownLatch inFlight = new CountDownLatch(n);
     for (int i = 0; i < n; i++) {
       threads.submit(
@@ -48,7 +49,7 @@ class ReadLimiterTest {
   @Test
   void aReadBeyondItsWorkspacesLimitAnswers429RateLimitedWithRetryAfterWhenItsWaitRunsOut()
       throws InterruptedException {
-    ReadLimiter limiter = new ReadLimiter(2, Duration.ofMillis(100));
+    WorkspaceLimiter limiter = new WorkspaceLimiter(2, Duration.ofMillis(100));
     holdReads(limiter, "ws_a", 2);
 
     assertThatThrownBy(() -> limiter.run("ws_a", () -> "read"))
@@ -66,7 +67,7 @@ class ReadLimiterTest {
 
   @Test
   void aReadWaitsForOneOfItsWorkspacesReadsToEnd() throws Exception {
-    ReadLimiter limiter = new ReadLimiter(1, Duration.ofSeconds(30));
+    WorkspaceLimiter limiter = new WorkspaceLimiter(1, Duration.ofSeconds(30));
     holdReads(limiter, "ws_a", 1);
     Future<String> waiting = threads.submit(() -> limiter.run("ws_a", () -> "read"));
     release.countDown();
@@ -75,7 +76,7 @@ class ReadLimiterTest {
 
   @Test
   void aReadThatFailsGivesItsPlaceBack() {
-    ReadLimiter limiter = new ReadLimiter(1, Duration.ZERO);
+    WorkspaceLimiter limiter = new WorkspaceLimiter(1, Duration.ZERO);
     assertThatThrownBy(
             () ->
                 limiter.run(
@@ -90,7 +91,7 @@ class ReadLimiterTest {
   @Test
   void readsBeyondThoseInFlightAndAsManyWaitingAreRefusedWithoutWaiting()
       throws InterruptedException {
-    ReadLimiter limiter = new ReadLimiter(2, Duration.ofSeconds(30), 2);
+    WorkspaceLimiter limiter = new WorkspaceLimiter(2, Duration.ofSeconds(30), 2);
     holdReads(limiter, "ws_a", 2);
     // Two more wait (for up to 30 s) behind the two in flight.
     for (int i = 0; i < 2; i++) {
@@ -109,7 +110,7 @@ class ReadLimiterTest {
     assertThat(limiter.run("ws_b", () -> "other")).isEqualTo("other");
   }
 
-  private static int waiting(ReadLimiter limiter) {
+  private static int waiting(WorkspaceLimiter limiter) {
     return limiter.waiting("ws_a");
   }
 }

@@ -8,32 +8,34 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * Bounds the reads ({@code GET}s) each workspace has in flight, so that one workspace cannot hold
- * every read connection of the store: a read beyond {@code perWorkspace} waits up to {@code wait}
- * for one of its workspace's own reads to end, then answers 429 {@code rate_limited} with {@code
- * Retry-After: 1}. At most {@code maxWaiting} more may wait at once; a read beyond those is refused
- * at once, so that one workspace cannot park the server's request threads either. Counted per
- * workspace, not per API key, since a workspace can make keys at will. Thread-safe.
+ * Bounds the work of one kind each workspace has in flight — its reads ({@code GET}s), so that one
+ * workspace cannot hold every read connection of the store; its checks and new authorizations, so
+ * that one workspace cannot fill the store's writer and the CPU with its receipts; its request
+ * bodies arriving. Work beyond {@code perWorkspace} waits up to {@code wait} for one of its
+ * workspace's own to end, then answers 429 {@code rate_limited} with {@code Retry-After: 1}. At
+ * most {@code maxWaiting} more may wait at once; work beyond those is refused at once, so that one
+ * workspace cannot park the server's request threads either. Counted per workspace, not per API
+ * key, since a workspace can make keys at will. Thread-safe.
  */
-final class ReadLimiter {
+final class WorkspaceLimiter {
   private final int perWorkspace;
   private final int maxWaiting;
   private final Duration wait;
   private final String what;
   private final ConcurrentHashMap<String, Semaphore> inFlight = new ConcurrentHashMap<>();
 
-  ReadLimiter(int perWorkspace, Duration wait) {
+  WorkspaceLimiter(int perWorkspace, Duration wait) {
     this(perWorkspace, wait, 32);
   }
 
-  ReadLimiter(int perWorkspace, Duration wait, int maxWaiting) {
+  WorkspaceLimiter(int perWorkspace, Duration wait, int maxWaiting) {
     this(perWorkspace, wait, maxWaiting, "reads");
   }
 
   /**
    * @param what what is counted, as the 429's detail names it ("reads")
    */
-  ReadLimiter(int perWorkspace, Duration wait, int maxWaiting, String what) {
+  WorkspaceLimiter(int perWorkspace, Duration wait, int maxWaiting, String what) {
     if (perWorkspace < 1) {
       throw new IllegalArgumentException("perWorkspace must be at least 1, got " + perWorkspace);
     }
@@ -44,9 +46,9 @@ final class ReadLimiter {
   }
 
   /**
-   * Runs {@code read} as one of {@code workspaceId}'s reads in flight.
+   * Runs {@code read} as one of {@code workspaceId}'s works of this kind in flight.
    *
-   * @throws ServiceException 429 {@code rate_limited} when the workspace's reads stayed at the
+   * @throws ServiceException 429 {@code rate_limited} when the workspace's works stayed at the
    *     limit for the whole wait
    */
   <T> T run(String workspaceId, Supplier<T> read) {
