@@ -18,13 +18,16 @@ import java.util.Objects;
  * @param reason the machine-readable reason, e.g. {@code scope_not_authorized}, {@code
  *     missing_user_id}, or on fallback {@code fallback_closed_timeout}, {@code
  *     fallback_closed_unreachable}, {@code fallback_closed_server_error} (and their {@code
- *     fallback_open_*} twins)
+ *     fallback_open_*} twins); and the guard's own: {@code invalid_resource_argument} (local: a
+ *     resource template could not read its argument), {@code service_unavailable} (the service
+ *     refused the guard's API key), {@code confirmation_declined} (the user declined in their
+ *     client)
  * @param latency from the start of the guard to the decision: identity, resolver and check round
  *     trip, without the tool itself
  * @param receiptId the id of the signed receipt the service issued, or {@code null} for local and
  *     fallback decisions
  * @param local whether the middleware decided without calling the service ({@code missing_user_id},
- *     {@code authorization_not_found} from the resolver)
+ *     {@code authorization_not_found} from the resolver, {@code invalid_resource_argument})
  * @param fallbackMode the client's fallback mode when the service could not answer, else {@code
  *     null}
  */

@@ -64,6 +64,10 @@ public final class ResourceBinding {
       new ObjectMapper().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_\\-.]{1,128}");
   private static final int MAX_RESOURCE_LENGTH = 256;
+
+  /** The longest tool name whose digest resource fits the service's 256 characters. */
+  static final int MAX_DIGEST_TOOL_NAME = MAX_RESOURCE_LENGTH - 44;
+
   private static final ResourceBinding DIGEST = new ResourceBinding(Kind.DIGEST, null, null, null);
   private static final ResourceBinding UNBOUND =
       new ResourceBinding(Kind.UNBOUND, null, null, null);

@@ -122,4 +122,21 @@ class ApprovalBindingIT {
                 + " waiting for approval and call the tool again with the same arguments once it"
                 + " is approved.");
   }
+
+  @Test
+  void aRevokedGuardKeyAnswersTheModelWithAToolErrorNotAStackTrace() throws Exception {
+    try (NotesTestBed revoked = new NotesTestBed(ApiKeyRole.AGENT, b -> b);
+        CapturedStderr log = CapturedStderr.capture()) {
+      McpSyncClient c = revoked.client("/mcp", null);
+      revoked.admin.apiKeys().revoke(revoked.guardKey.keyId());
+
+      JsonNode r = decision(NotesTestBed.call(c, "read_note", Map.of("id", "n1")));
+
+      assertThat(r.path("decision").asText()).isEqualTo("deny");
+      assertThat(r.path("reason").asText()).isEqualTo("service_unavailable");
+      assertThat(r.path("message").asText()).contains("read_note did not run");
+      assertThat(log.guardLines()).singleElement().asString().contains("401").contains("WARN");
+      assertThat(log.text()).doesNotContain("\tat ").doesNotContain("Exception");
+    }
+  }
 }

@@ -98,6 +98,33 @@ class BindingAndMessagesTest extends GuardTestSupport {
   }
 
   @Test
+  void aToolNameTooLongForTheDigestFailsAtWrapUnlessItHasItsOwnBinding() {
+    String name = "t".repeat(213); // a scope mapper keeps the scope within its 200 characters
+
+    assertThatThrownBy(() -> guard().scopeMapper(n -> "long_tool").build().wrap(syncTool(name)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at most 212 characters")
+        .hasMessageContaining("found 213");
+    assertThat(
+            guard()
+                .scopeMapper(n -> "long_tool")
+                .resourceBinding(name, ResourceBinding.unbound())
+                .build()
+                .wrap(syncTool(name))
+                .tool()
+                .name())
+        .isEqualTo(name);
+    assertThat(
+            guard()
+                .scopeMapper(n -> "long_tool")
+                .build()
+                .wrap(syncTool("t".repeat(212)))
+                .tool()
+                .name())
+        .hasSize(212);
+  }
+
+  @Test
   void aMissingTemplateArgumentIsDeniedLocallyWithAMessage() throws Exception {
     AgentAuthToolGuard g =
         guard().resourceBinding("delete_note", ResourceBinding.template("notes:{id}")).build();
