@@ -35,6 +35,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -325,7 +326,10 @@ class McpDocSnippetsTest {
             .apply(
                 exchange(McpTransportContext.EMPTY),
                 new CallToolRequest("send_email", Map.of("user_id", "u_1", "to", "a@b.c")));
-    assertThat(noGrant.structuredContent())
+    // The denial, and a message for the model beside it.
+    Map<Object, Object> denial = new HashMap<>((Map<?, ?>) noGrant.structuredContent());
+    assertThat((String) denial.remove("message")).isNotBlank();
+    assertThat(denial)
         .isEqualTo(Map.of("decision", "deny", "reason", "authorization_not_found", "local", true));
 
     Tool closed =
