@@ -7,7 +7,9 @@ import dev.agentauth.client.AgentAuthClient;
 import dev.agentauth.client.AuthorizationCreateParams;
 import dev.agentauth.examples.MinimalGuardedServer;
 import dev.agentauth.mcp.AgentAuthToolGuard;
+import dev.agentauth.mcp.AuthorizationResolver;
 import dev.agentauth.mcp.GuardDecision;
+import dev.agentauth.mcp.ResourceBinding;
 import dev.agentauth.mcp.UserIdSource;
 import dev.agentauth.server.AgentAuthServer;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -52,6 +54,7 @@ import org.junit.jupiter.api.Test;
  */
 class McpDocSnippetsTest {
 
+  private static final String KEY_SHAPE = "sk_" + "a".repeat(43);
   private static final String ALICE = "user_alice";
   private static final String BOB = "user_bob";
   private static final String CAROL = "user_carol";
@@ -383,6 +386,60 @@ class McpDocSnippetsTest {
   private static McpSyncServerExchange exchange(McpTransportContext context) {
     return new McpSyncServerExchange(
         new McpAsyncServerExchange("session-1", null, null, null, context, null));
+  }
+
+  /** The "What an approval covers" and "Asking the user in their client" guards of docs/mcp.md. */
+  @Test
+  void bindingAndElicitationGuardsWrapTheirTools() {
+    AgentAuthClient agentAuth =
+        AgentAuthClient.builder().baseUrl("http://127.0.0.1:9").apiKey(KEY_SHAPE).build();
+    AgentAuthClient toolServerClient = agentAuth;
+    AuthorizationResolver resolver = (userId, toolName, arguments) -> Optional.empty();
+    SyncToolSpecification deleteNote =
+        echo(
+            Tool.builder()
+                .name("delete_note")
+                .inputSchema(
+                    Map.of("type", "object", "properties", Map.of("id", Map.of("type", "string"))))
+                .build());
+    SyncToolSpecification listNotes = echoTool("list_notes");
+
+    // spotless:off
+    // @start region="binding"
+    AgentAuthToolGuard guard = AgentAuthToolGuard.builder()
+        .client(agentAuth)
+        .userIdSource(UserIdSource.transportContext("user_id"))
+        .authorizationResolver(resolver)
+        .resourceBinding("delete_note", ResourceBinding.template("notes:{id}"))
+        .resourceBinding("list_notes", ResourceBinding.unbound())   // widens every approval: below
+        .build();
+    // @end region="binding"
+
+    // @start region="elicitation"
+    AgentAuthToolGuard asking = AgentAuthToolGuard.builder() // @replace substring="asking" replacement="guard"
+        .client(toolServerClient)                   // a key of role tool_server (below)
+        .userIdSource(UserIdSource.transportContext("user_id"))
+        .authorizationResolver(resolver)
+        .resourceBinding("delete_note", ResourceBinding.template("notes:{id}"))
+        .elicitation(true)
+        .confirmationTimeout(Duration.ofMinutes(2)) // the default
+        .build();
+    // @end region="elicitation"
+    // spotless:on
+
+    assertThat(guard.wrapAll(deleteNote, listNotes)).hasSize(2);
+    assertThat(asking.wrap(deleteNote).tool().name()).isEqualTo("delete_note");
+    // The template's placeholder must be an argument of the tool it binds.
+    AgentAuthToolGuard wrong =
+        AgentAuthToolGuard.builder()
+            .client(agentAuth)
+            .userIdSource(UserIdSource.transportContext("user_id"))
+            .authorizationResolver(resolver)
+            .resourceBinding("list_notes", ResourceBinding.template("notes:{id}"))
+            .build();
+    assertThatThrownBy(() -> wrong.wrap(listNotes))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("id");
   }
 
   private static SyncToolSpecification echoTool(String name) {
