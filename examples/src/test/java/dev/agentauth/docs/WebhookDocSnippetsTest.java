@@ -59,7 +59,6 @@ class WebhookDocSnippetsTest {
     exchange.sendResponseHeaders(204, -1); // answer within 10 seconds
     exchange.close();
   }
-
   // @end region="receiver"
   // spotless:on
 

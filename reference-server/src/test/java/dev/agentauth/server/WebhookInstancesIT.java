@@ -66,7 +66,9 @@ class WebhookInstancesIT {
                 base,
                 "POST",
                 "/v1/authorizations",
-                "{\"user_id\":\"u1\",\"agent_id\":\"a1\",\"expires_at\":\"2099-01-01T00:00:00Z\","
+                "{\"user_id\":\"u1\",\"agent_id\":\"a1\",\"expires_at\":\""
+                    + java.time.Instant.now().plus(Duration.ofDays(1))
+                    + "\","
                     + "\"scopes\":[{\"name\":\"pay.send\"}],"
                     + "\"requires_escalation_for\":[\"pay.send\"]}");
         assertThat(auth.status()).as(auth.raw()).isEqualTo(201);
