@@ -24,6 +24,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -96,7 +97,9 @@ class ConsoleBrowserIT {
     ChromeDriverService service =
         new ChromeDriverService.Builder().usingDriverExecutable(chromedriver.toFile()).build();
     driver = new ChromeDriver(service, options);
+    // Pages re-render (the inbox every 5 s): an element found a moment ago may be replaced.
     wait = new WebDriverWait(driver, WAIT);
+    wait.ignoring(StaleElementReferenceException.class);
     Files.createDirectories(SHOTS);
   }
 
@@ -199,8 +202,8 @@ class ConsoleBrowserIT {
     driver.navigate().refresh();
     waitFor(By.id("api-key")).sendKeys(approver);
     driver.findElement(By.id("signin-button")).click();
-    WebElement card = waitFor(By.id("esc-" + escalationId));
-    assertThat(card.getText())
+    wait.until(d -> d.findElement(By.id("esc-" + escalationId)).getText().contains("usr_5f2c91"));
+    assertThat(text(By.id("esc-" + escalationId)))
         .contains("usr_5f2c91")
         .contains("agent_travel_desk")
         .contains("files.delete")
@@ -314,6 +317,8 @@ class ConsoleBrowserIT {
     wait.until(d -> "invalid".equals(attribute(d, "#paste-result .verdict", "data-verdict")));
     assertThat(attribute(driver, "#paste-result .verdict", "data-step")).isEqualTo("SIGNATURE");
     assertThat(text(By.id("paste-message"))).contains("signature verification failed");
+    ((JavascriptExecutor) driver)
+        .executeScript("document.getElementById('paste-title').scrollIntoView()");
     screenshot("07-verify");
   }
 
