@@ -11,10 +11,13 @@ import dev.agentauth.server.service.ApiKeyOps;
 import dev.agentauth.server.service.ReceiptOps;
 import dev.agentauth.server.service.ReceiptQuotas;
 import dev.agentauth.server.service.ServiceContext;
+import dev.agentauth.server.service.WebhookOps;
+import dev.agentauth.server.service.WebhookTargets;
 import dev.agentauth.server.service.WorkspaceOps;
 import dev.agentauth.server.signing.SigningService;
 import dev.agentauth.server.store.MemoryStore;
 import dev.agentauth.server.store.Store;
+import dev.agentauth.server.webhook.DeliveryWorker;
 import io.javalin.Javalin;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -75,6 +78,8 @@ public final class AgentAuthServer implements AutoCloseable {
   private final ServiceContext ctx;
   private final WorkspaceOps workspaces;
   private final ApiKeyOps apiKeys;
+  private final WebhookTargets webhookTargets;
+  private final DeliveryWorker webhookWorker;
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Api api;
   private final ScheduledExecutorService housekeeping = daemonScheduler("agentauth-housekeeping");
@@ -96,10 +101,25 @@ public final class AgentAuthServer implements AutoCloseable {
     DistributionSummary lag = Api.lagSummary(metrics);
     this.signer =
         new SigningService(store, clock, nanos -> lag.record(nanos / 1e9), b.signingLimits);
-    this.ctx = new ServiceContext(store, clock, signer, b.receiptQuotas);
+    this.ctx =
+        new ServiceContext(
+            store,
+            clock,
+            signer,
+            b.receiptQuotas,
+            b.publicUrl != null ? stripSlash(b.publicUrl) : null);
     this.workspaces = new WorkspaceOps(ctx);
     this.apiKeys = new ApiKeyOps(ctx, b.maxApiKeysPerWorkspace, ApiKeyOps.CACHE_SIZE);
     this.apiKey = b.apiKey;
+    this.webhookTargets = new WebhookTargets(b.webhooksAllowLoopback);
+    this.webhookWorker =
+        new DeliveryWorker(
+            store,
+            ctx::now,
+            Clock.systemUTC(),
+            ctx.webhookEvents(),
+            webhookTargets,
+            b.webhookSettings);
   }
 
   /** Deletes idempotency records past their 24-hour replay window. */
@@ -173,6 +193,7 @@ public final class AgentAuthServer implements AutoCloseable {
     bootstrap();
     ctx.quotas().start();
     signer.start();
+    webhookWorker.start();
     quotaFlush.scheduleWithFixedDelay(guarded(this::flushQuotas), 1, 1, TimeUnit.SECONDS);
     housekeeping.scheduleWithFixedDelay(guarded(this::purgeIdempotency), 10, 10, TimeUnit.MINUTES);
     housekeeping.scheduleWithFixedDelay(guarded(signer::sweep), 1, 1, TimeUnit.SECONDS);
@@ -235,6 +256,7 @@ public final class AgentAuthServer implements AutoCloseable {
             workspaces,
             apiKeys,
             receipts,
+            new WebhookOps(ctx, webhookTargets),
             metrics);
     app =
         Javalin.create(
@@ -415,6 +437,11 @@ public final class AgentAuthServer implements AutoCloseable {
     return clock;
   }
 
+  /** The webhook delivery worker (tests poll it to skip the wait). */
+  public DeliveryWorker webhookWorker() {
+    return webhookWorker;
+  }
+
   /** The store behind this server. */
   public Store store() {
     return store;
@@ -439,6 +466,7 @@ public final class AgentAuthServer implements AutoCloseable {
     }
     housekeeping.shutdownNow();
     apiKeyRefresh.shutdownNow();
+    webhookWorker.close();
     // Not interrupted: a flush under way finishes, then the last one writes what is left.
     quotaFlush.shutdown();
     try {
@@ -473,6 +501,8 @@ public final class AgentAuthServer implements AutoCloseable {
     private SigningService.Limits signingLimits = SigningService.Limits.DEFAULT;
     private ConnectionLimits connectionLimits = ConnectionLimits.DEFAULT;
     private ReceiptQuotas.Limits receiptQuotas = ReceiptQuotas.Limits.DEFAULT;
+    private boolean webhooksAllowLoopback;
+    private DeliveryWorker.Settings webhookSettings = DeliveryWorker.Settings.DEFAULT;
 
     // ---- API key limits
     private int maxApiKeysPerWorkspace = ApiKeyOps.DEFAULT_MAX_KEYS_PER_WORKSPACE;
@@ -647,6 +677,24 @@ public final class AgentAuthServer implements AutoCloseable {
      */
     public Builder receiptQuotas(ReceiptQuotas.Limits limits) {
       this.receiptQuotas = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /**
+     * Whether webhooks may point at loopback addresses (and use plain {@code http://} there), for
+     * tests and local use; default false: only {@code https://} URLs resolving to public addresses.
+     */
+    public Builder webhooksAllowLoopback(boolean allow) {
+      this.webhooksAllowLoopback = allow;
+      return this;
+    }
+
+    /**
+     * How the webhook delivery worker polls, times out, backs off and gives up; default {@link
+     * DeliveryWorker.Settings#DEFAULT}.
+     */
+    public Builder webhookSettings(DeliveryWorker.Settings settings) {
+      this.webhookSettings = Objects.requireNonNull(settings, "settings");
       return this;
     }
 

@@ -203,8 +203,18 @@ public final class ServerMain implements Callable<Integer> {
   @Option(
       names = "--public-url",
       defaultValue = "${env:AGENTAUTH_PUBLIC_URL}",
-      description = "Public base URL for receipt links (default http://HOST:PORT).")
+      description =
+          "Public base URL for receipt links and the console links in webhook events (default"
+              + " http://HOST:PORT for receipts; webhook events carry no console link without it).")
   String publicUrl;
+
+  @Option(
+      names = "--webhooks-allow-loopback",
+      defaultValue = "${env:AGENTAUTH_WEBHOOKS_ALLOW_LOOPBACK:-false}",
+      description =
+          "Let webhooks point at loopback addresses, over plain http:// too (tests and local use"
+              + " only; default: https:// URLs resolving to public addresses only).")
+  boolean webhooksAllowLoopback;
 
   @Option(
       names = "--bootstrap-workspace",
@@ -483,6 +493,7 @@ public final class ServerMain implements Callable<Integer> {
     if (publicUrl != null && !publicUrl.isBlank()) {
       b.publicUrl(publicUrl);
     }
+    b.webhooksAllowLoopback(webhooksAllowLoopback);
     if (bootstrapApiKey != null && !bootstrapApiKey.isBlank()) {
       b.apiKey(bootstrapApiKey);
     }

@@ -59,7 +59,8 @@ final class FuzzRequests {
     TOMBSTONE,
     CREATE_WS,
     CLOCK,
-    API_KEY
+    API_KEY,
+    WEBHOOK
   }
 
   /** Every route of {@code Api}, plus a path nobody serves. */
@@ -91,6 +92,10 @@ final class FuzzRequests {
     API_KEY_LIST("GET", "/v1/api-keys", Caller.API, BodyKind.NONE, 2),
     API_KEY_CURRENT("GET", "/v1/api-keys/current", Caller.API, BodyKind.NONE, 2),
     API_KEY_REVOKE("DELETE", "/v1/api-keys/{KEY}", Caller.API, BodyKind.EMPTY, 2),
+    WEBHOOK_CREATE("POST", "/v1/webhooks", Caller.API, BodyKind.WEBHOOK, 2),
+    WEBHOOK_LIST("GET", "/v1/webhooks", Caller.API, BodyKind.NONE, 1),
+    WEBHOOK_DELETE("DELETE", "/v1/webhooks/{HOOK}", Caller.API, BodyKind.EMPTY, 1),
+    WEBHOOK_DELIVERIES("GET", "/v1/webhooks/{HOOK}/deliveries", Caller.API, BodyKind.NONE, 1),
     ADMIN_API_KEY("POST", "/admin/v1/workspaces/{WS}/api-keys", Caller.ADMIN, BodyKind.API_KEY, 3),
     ADMIN_API_KEY_LIST("GET", "/admin/v1/workspaces/{WS}/api-keys", Caller.ADMIN, BodyKind.NONE, 2),
     ADMIN_API_KEY_REVOKE(
@@ -275,6 +280,7 @@ final class FuzzRequests {
           .replace("@RECEIPT@", Known.pick(known.receipts, pick, "01JZZZZZZZZZZZZZZZZZZZZZZZ"))
           .replace("@WS@", Known.pick(known.workspaces, pick, "ws_local"))
           .replace("@KEY@", Known.pick(known.apiKeys, pick, "key_unknown"))
+          .replace("@HOOK@", "wh_unknown")
           .replace("@APIKEY@", apiKey)
           .replace("@ADMIN@", adminToken);
     }
@@ -1297,6 +1303,22 @@ final class FuzzRequests {
                     if (role.equals("approver")) {
                       o.put("approver_id", "appr_" + k);
                     }
+                    return o;
+                  });
+      // Targets the rules refuse (no connection leaves the machine): documentation, private and
+      // metadata addresses, plain http.
+      case WEBHOOK ->
+          Gen.combine(
+                  Gen.of(
+                      "https://192.0.2.1/hook",
+                      "https://10.0.0.1/hook",
+                      "https://169.254.169.254/latest",
+                      "http://127.0.0.1:9/hook"),
+                  Gen.of("escalation.created", "authorization.revoked"))
+              .as(
+                  (url, event) -> {
+                    ObjectNode o = NODES.objectNode().put("url", url);
+                    o.putArray("events").add(event);
                     return o;
                   });
     };

@@ -69,6 +69,8 @@ class RolesIT {
       return true; // any role
     }
     boolean apiKeys = path.startsWith("/v1/api-keys");
+    // §20: webhooks are an application's (full and app keys), not even an auditor's to read.
+    boolean webhooks = path.startsWith("/v1/webhooks");
     boolean resolve = method.equals("POST") && path.endsWith("/resolve");
     boolean get = method.equals("GET");
     boolean readsAuthorizationsOrReceipts =
@@ -80,7 +82,7 @@ class RolesIT {
           (method.equals("POST") && path.equals("/v1/check")) || readsAuthorizationsOrReceipts;
       case "approver" ->
           (path.startsWith("/v1/escalations") && (get || resolve)) || readsAuthorizationsOrReceipts;
-      case "auditor" -> get && !apiKeys;
+      case "auditor" -> get && !apiKeys && !webhooks;
       default -> throw new IllegalArgumentException(role);
     };
   }
@@ -91,7 +93,7 @@ class RolesIT {
 
   @Test
   void everyApiKeyRowNamesExactlyTheRolesTheTableAllows() {
-    assertThat(keyed()).hasSize(22);
+    assertThat(keyed()).hasSize(26);
     for (Endpoint e : keyed()) {
       List<String> expected =
           ROLES.stream().filter(role -> allowed(role, e.method(), e.path())).toList();
@@ -108,6 +110,7 @@ class RolesIT {
             .replace("{nonce}", nonce)
             .replace("/v1/agent-scope-bundles/{id}", "/v1/agent-scope-bundles/support")
             .replace("{key_id}", spareKeyId)
+            .replace("/v1/webhooks/{id}", "/v1/webhooks/wh_unknown")
             .replace("/v1/receipts/{id}", "/v1/receipts/" + firstReceiptId());
     String body =
         switch (e.method() + " " + e.path()) {
@@ -126,6 +129,8 @@ class RolesIT {
               "{\"agent_id\":\"bot-2\",\"scopes\":[{\"name\":\"b\"}]}";
           case "POST /v1/tombstones" -> "{\"resource\":\"doc/1\"}";
           case "POST /v1/api-keys" -> "{\"role\":\"full\"}";
+          case "POST /v1/webhooks" ->
+              "{\"url\":\"https://hooks.example.com/a\",\"events\":[\"escalation.created\"]}";
           default -> null;
         };
     return new Object[] {path, body};
@@ -145,7 +150,8 @@ class RolesIT {
             "/v1/escalations?limit=100",
             "/v1/agent-scope-bundles?limit=100",
             "/v1/tombstones?limit=100",
-            "/v1/api-keys?limit=100")) {
+            "/v1/api-keys?limit=100",
+            "/v1/webhooks")) {
       Resp r = h.get(path);
       assertThat(r.status()).as(path + " " + r.raw()).isEqualTo(200);
       r.body().findParents("last_used_at").forEach(n -> ((ObjectNode) n).remove("last_used_at"));
@@ -176,7 +182,7 @@ class RolesIT {
         cells++;
       }
     }
-    assertThat(cells).isEqualTo(46);
+    assertThat(cells).isEqualTo(58);
     assertThat(state()).isEqualTo(before);
     // The nonce and the escalation a forbidden call aimed at are still usable.
     assertThat(h.post("/v1/confirmations/" + nonce, h.json("{\"approved\":true}")).status())
@@ -205,7 +211,7 @@ class RolesIT {
         cells++;
       }
     }
-    assertThat(cells).isEqualTo(5 * 22 - 46);
+    assertThat(cells).isEqualTo(5 * 26 - 58);
     assertThat(state()).isEqualTo(before);
   }
 }

@@ -36,8 +36,8 @@ class RouteTableIT {
   @Test
   void theTableListsEveryEndpointOnceWithItsAccess() {
     List<Endpoint> endpoints = h.server.endpoints();
-    assertThat(endpoints).hasSize(32);
-    assertThat(endpoints.stream().map(e -> e.method() + " " + e.path()).distinct()).hasSize(32);
+    assertThat(endpoints).hasSize(36);
+    assertThat(endpoints.stream().map(e -> e.method() + " " + e.path()).distinct()).hasSize(36);
     assertThat(endpoints)
         .extracting(Endpoint::access)
         .containsOnly("PUBLIC", "METRICS", "API_KEY", "ADMIN");

@@ -39,6 +39,7 @@ public final class AgentAuthAsyncClient {
   private final ReceiptServiceAsync receipts;
   private final TombstoneServiceAsync tombstones;
   private final ApiKeyServiceAsync apiKeys;
+  private final WebhookServiceAsync webhooks;
   private final WorkspaceServiceAsync workspaces;
 
   AgentAuthAsyncClient(Transport transport, FallbackPolicy fallback, FallbackLog fallbackLog) {
@@ -52,6 +53,7 @@ public final class AgentAuthAsyncClient {
     this.receipts = new ReceiptServiceAsync(transport);
     this.tombstones = new TombstoneServiceAsync(transport);
     this.apiKeys = new ApiKeyServiceAsync(transport);
+    this.webhooks = new WebhookServiceAsync(transport);
     this.workspaces = new WorkspaceServiceAsync(transport);
   }
 
@@ -91,6 +93,11 @@ public final class AgentAuthAsyncClient {
    */
   public ApiKeyServiceAsync apiKeys() {
     return apiKeys;
+  }
+
+  /** The workspace's webhooks: create, list, delete, and their delivery log. */
+  public WebhookServiceAsync webhooks() {
+    return webhooks;
   }
 
   /** Returns the public workspace operations. */

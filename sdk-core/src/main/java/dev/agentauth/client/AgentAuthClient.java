@@ -79,6 +79,7 @@ public final class AgentAuthClient {
   private final ReceiptService receipts;
   private final TombstoneService tombstones;
   private final ApiKeyService apiKeys;
+  private final WebhookService webhooks;
   private final WorkspaceService workspaces;
   private final AgentAuthAsyncClient async;
 
@@ -95,6 +96,7 @@ public final class AgentAuthClient {
     this.receipts = new ReceiptService(transport);
     this.tombstones = new TombstoneService(transport);
     this.apiKeys = new ApiKeyService(transport);
+    this.webhooks = new WebhookService(transport);
     this.workspaces = new WorkspaceService(transport);
     this.async = new AgentAuthAsyncClient(transport, fallback, fallbackLog);
   }
@@ -148,6 +150,11 @@ public final class AgentAuthClient {
    */
   public ApiKeyService apiKeys() {
     return apiKeys;
+  }
+
+  /** The workspace's webhooks: create, list, delete, and their delivery log. */
+  public WebhookService webhooks() {
+    return webhooks;
   }
 
   /** Returns the public workspace operations (keys; sent without the API key). */

@@ -9,6 +9,7 @@ import dev.agentauth.server.service.MutationRunner;
 import dev.agentauth.server.service.ReceiptOps;
 import dev.agentauth.server.service.ServiceContext;
 import dev.agentauth.server.service.ServiceException;
+import dev.agentauth.server.service.WebhookOps;
 import dev.agentauth.server.service.WorkspaceOps;
 import dev.agentauth.server.store.ReceiptRow;
 import dev.agentauth.server.store.StoreUnavailableException;
@@ -82,6 +83,7 @@ public final class Api {
       WorkspaceOps workspaces,
       ApiKeyOps apiKeys,
       ReceiptOps receipts,
+      WebhookOps webhooks,
       PrometheusMeterRegistry metrics) {
     this.settings = settings;
     this.apiKeys = apiKeys;
@@ -102,6 +104,7 @@ public final class Api {
                 apiKeys,
                 receipts,
                 settings.checksInFlightPerWorkspace()),
+            new WebhookHandlers(ctx, reader, writer, webhooks),
             new AdminHandlers(ctx, reader, writer, workspaces, apiKeys, settings.testClock()));
   }
 

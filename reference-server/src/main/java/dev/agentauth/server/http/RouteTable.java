@@ -43,7 +43,8 @@ final class RouteTable {
 
   private static final Set<ApiKeyRole.Known> FULL_ONLY = EnumSet.of(FULL);
 
-  static List<Route> routes(HealthHandlers health, V1Handlers v1, AdminHandlers admin) {
+  static List<Route> routes(
+      HealthHandlers health, V1Handlers v1, WebhookHandlers webhooks, AdminHandlers admin) {
     return List.of(
         open(GET, "/healthz", PUBLIC, health::live),
         open(GET, "/readyz", PUBLIC, health::ready),
@@ -80,6 +81,11 @@ final class RouteTable {
         keyed(GET, "/v1/api-keys", FULL_ONLY, v1::listApiKeys),
         keyed(GET, "/v1/api-keys/current", ANY, v1::currentApiKey),
         keyed(DELETE, "/v1/api-keys/{key_id}", FULL_ONLY, v1::revokeApiKey),
+        // webhooks (decisions.md §20): an application's, not an auditor's
+        keyed(POST, "/v1/webhooks", APP_WRITES, webhooks::create),
+        keyed(GET, "/v1/webhooks", APP_WRITES, webhooks::list),
+        keyed(DELETE, "/v1/webhooks/{id}", APP_WRITES, webhooks::delete),
+        keyed(GET, "/v1/webhooks/{id}/deliveries", APP_WRITES, webhooks::deliveries),
         // operator
         open(POST, "/admin/v1/workspaces", ADMIN, admin::createWorkspace),
         open(POST, "/admin/v1/workspaces/{id}/api-keys", ADMIN, admin::createApiKey),
@@ -100,7 +106,7 @@ final class RouteTable {
               + " /v1/receipts";
       case APPROVER ->
           "GET and resolve on /v1/escalations, and GET on /v1/authorizations and /v1/receipts";
-      case AUDITOR -> "every GET under /v1 except the API key list";
+      case AUDITOR -> "every GET under /v1 except the API key list and webhooks";
     };
   }
 

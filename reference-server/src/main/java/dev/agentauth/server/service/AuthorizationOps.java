@@ -331,6 +331,7 @@ public final class AuthorizationOps {
     // Its pending escalations now read as expired (Tx's escalation reads end their lifetime at
     // revoked_at): revocation writes none of them, whatever their number.
     tx.updateAuthorization(revoked);
+    ctx.webhookEvents().authorizationRevoked(tx, revoked, now);
     ObjectNode c = ReceiptFactory.context();
     c.put("revoked_by", revokedBy == null ? "api_key" : revokedBy);
     if (notes != null) {

@@ -89,7 +89,7 @@ public final class CheckOps {
     Instant now = ctx.now();
     CheckSnapshot snap = snapshot(tx, ws, auth, target, in, now);
     CheckOutcome outcome = ctx.engine().evaluate(ws, snap, in, now);
-    apply(tx, auth, outcome.changes());
+    apply(tx, auth, outcome.changes(), ctx.webhookEvents());
 
     List<ReceiptRow> rows = new ArrayList<>(outcome.results().size());
     for (ScopeResult r : outcome.results()) {
@@ -162,7 +162,8 @@ public final class CheckOps {
     return null;
   }
 
-  private static void apply(CheckTx tx, AuthorizationRow auth, List<Change> changes) {
+  private static void apply(
+      CheckTx tx, AuthorizationRow auth, List<Change> changes, WebhookEvents events) {
     long spend = 0;
     for (Change c : changes) {
       if (c instanceof CountAllow a) {
@@ -171,8 +172,10 @@ public final class CheckOps {
         spend += s.amountMicros();
       } else if (c instanceof CreateNonce n) {
         tx.insertNonce(n.nonce());
+        events.confirmationRequested(tx, auth, n.nonce());
       } else if (c instanceof CreateEscalation e) {
         tx.insertEscalation(e.escalation());
+        events.escalationCreated(tx, e.escalation(), e.escalation().createdAt());
       } else if (c instanceof ConsumeApproval a) {
         tx.updateEscalation(a.escalation());
       }

@@ -133,6 +133,7 @@ public final class EscalationOps {
     }
     EscalationRow resolved = e.resolved(requested, resolvedBy, now, note, approvalUntil);
     tx.updateEscalation(resolved);
+    ctx.webhookEvents().escalationResolved(tx, resolved, now);
     ObjectNode c = ReceiptFactory.context();
     c.put("escalation_id", e.escalationId());
     c.put("scope", e.scope());

@@ -25,15 +25,35 @@ public final class ServiceContext {
   private final DecisionEngine engine;
   private final ReceiptFactory receipts;
   private final ObjectMapper mapper = AgentAuthJson.newObjectMapper();
+  private final WebhookEvents webhookEvents;
 
   public ServiceContext(
       Store store, Clock clock, SigningService signer, ReceiptQuotas.Limits quotaLimits) {
+    this(store, clock, signer, quotaLimits, null);
+  }
+
+  /**
+   * @param publicUrl the server's public base URL without a trailing slash (webhook events link to
+   *     the console under it), or null when unknown
+   */
+  public ServiceContext(
+      Store store,
+      Clock clock,
+      SigningService signer,
+      ReceiptQuotas.Limits quotaLimits,
+      String publicUrl) {
     this.store = store;
     this.clock = clock;
     this.signer = signer;
     this.quotas = new ReceiptQuotas(store, clock, quotaLimits);
     this.engine = new DecisionEngine(() -> "cn_" + token(24), () -> "esc_" + ulid());
     this.receipts = new ReceiptFactory(this::ulid);
+    this.webhookEvents = new WebhookEvents(mapper, this::ulid, publicUrl);
+  }
+
+  /** The webhook events what happens causes. */
+  public WebhookEvents webhookEvents() {
+    return webhookEvents;
   }
 
   public Store store() {

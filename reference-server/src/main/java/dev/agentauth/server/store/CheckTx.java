@@ -13,9 +13,10 @@ import java.util.Optional;
  * What a check reads and writes, and nothing else: the one role grouped work gets (see {@link
  * Store#inGroupedTransaction}), so a store can keep the writes of many checks for one batch. The
  * authorization and the resource's tombstone flag come in one call; nonces, confirmation windows
- * and escalations of the checked scope; the daily allow counters; the receipt.
+ * and escalations of the checked scope; the daily allow counters; the receipt; the webhook events a
+ * new escalation or confirmation causes.
  */
-public interface CheckTx {
+public interface CheckTx extends OutboxTx {
 
   /**
    * An authorization locked for a check, whether the checked resource is tombstoned by an exact

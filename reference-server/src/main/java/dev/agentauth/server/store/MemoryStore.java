@@ -289,7 +289,11 @@ public final class MemoryStore implements Store {
     return new Page<>(items, false);
   }
 
-  private final class MemoryTx implements Tx {
+  private final class MemoryTx extends MemoryWebhooks implements Tx {
+    MemoryTx() {
+      super(undo);
+    }
+
     @Override
     public Optional<WorkspaceRow> workspace(String workspaceId) {
       return Optional.ofNullable(workspaces.get(workspaceId));

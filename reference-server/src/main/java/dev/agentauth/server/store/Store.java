@@ -90,6 +90,14 @@ public interface Store extends AutoCloseable {
     return true;
   }
 
+  /**
+   * Whether other server instances may use this store at the same time (PostgreSQL). A store only
+   * one process opens may end, at start, what a killed process left leased.
+   */
+  default boolean sharedByInstances() {
+    return false;
+  }
+
   /** A short description for logs, e.g. {@code memory}. */
   String describe();
 

@@ -20,7 +20,8 @@ public interface Tx
         ReceiptTx,
         SigningTx,
         IdempotencyTx,
-        UsageTx {
+        UsageTx,
+        WebhookTx {
 
   /**
    * {@link #authorizationForUpdate}, an exact tombstone lookup and the tombstone patterns, for a

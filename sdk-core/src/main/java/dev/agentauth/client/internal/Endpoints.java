@@ -10,6 +10,7 @@ import dev.agentauth.client.EscalationListParams;
 import dev.agentauth.client.EscalationResolveParams;
 import dev.agentauth.client.ListParams;
 import dev.agentauth.client.ReceiptListParams;
+import dev.agentauth.client.WebhookCreateParams;
 import dev.agentauth.model.ApiKey;
 import dev.agentauth.model.ApiKeyPage;
 import dev.agentauth.model.Authorization;
@@ -29,6 +30,9 @@ import dev.agentauth.model.RevokeAuthorizationResponse;
 import dev.agentauth.model.Tombstone;
 import dev.agentauth.model.TombstonePage;
 import dev.agentauth.model.TombstoneRequest;
+import dev.agentauth.model.Webhook;
+import dev.agentauth.model.WebhookDeliveryPage;
+import dev.agentauth.model.WebhookPage;
 import dev.agentauth.model.WorkspaceKeys;
 import java.time.Duration;
 import java.util.Objects;
@@ -314,6 +318,42 @@ public final class Endpoints {
             V1,
             "api-keys",
             Validation.id(keyId, "key id"))
+        .build();
+  }
+
+  /** {@code POST /v1/webhooks}: never retried (the answer holds the secret). */
+  public static ApiRequest<Webhook> createWebhook(WebhookCreateParams p) {
+    Objects.requireNonNull(p, "params");
+    return ApiRequest.of("POST", "/v1/webhooks", Webhook.class, V1, "webhooks")
+        .body(p.body())
+        .unrepeatable()
+        .build();
+  }
+
+  /** {@code GET /v1/webhooks}. */
+  public static ApiRequest<WebhookPage> listWebhooks() {
+    return ApiRequest.of("GET", "/v1/webhooks", WebhookPage.class, V1, "webhooks").build();
+  }
+
+  /** {@code DELETE /v1/webhooks/{id}}. */
+  public static ApiRequest<Webhook> deleteWebhook(String id) {
+    return ApiRequest.of(
+            "DELETE", "/v1/webhooks/{id}", Webhook.class, V1, "webhooks", Validation.id(id, "id"))
+        .build();
+  }
+
+  /** {@code GET /v1/webhooks/{id}/deliveries}. */
+  public static ApiRequest<WebhookDeliveryPage> listWebhookDeliveries(String id, ListParams p) {
+    Objects.requireNonNull(p, "params");
+    return ApiRequest.of(
+            "GET",
+            "/v1/webhooks/{id}/deliveries",
+            WebhookDeliveryPage.class,
+            V1,
+            "webhooks",
+            Validation.id(id, "id"),
+            "deliveries")
+        .query(p.toQuery())
         .build();
   }
 

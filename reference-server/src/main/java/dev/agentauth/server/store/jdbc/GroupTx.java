@@ -221,4 +221,9 @@ final class GroupTx implements CheckTx {
   public void updateEscalation(EscalationRow row) {
     nowWriting().updateEscalation(row);
   }
+
+  @Override
+  public void enqueueWebhookEvent(dev.agentauth.server.store.WebhookEvent event) {
+    nowWriting().enqueueWebhookEvent(event);
+  }
 }

@@ -373,6 +373,11 @@ public final class JdbcStore implements Store {
   }
 
   @Override
+  public boolean sharedByInstances() {
+    return dialect == Dialect.POSTGRES;
+  }
+
+  @Override
   public void close() {
     engine.close();
   }

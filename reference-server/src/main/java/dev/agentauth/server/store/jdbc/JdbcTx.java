@@ -24,6 +24,11 @@ import dev.agentauth.server.store.StoreException;
 import dev.agentauth.server.store.TombstoneRow;
 import dev.agentauth.server.store.Tx;
 import dev.agentauth.server.store.UsageTx.ReceiptUsage;
+import dev.agentauth.server.store.WebhookDeliveryRow;
+import dev.agentauth.server.store.WebhookEvent;
+import dev.agentauth.server.store.WebhookRow;
+import dev.agentauth.server.store.WebhookTx.Attempt;
+import dev.agentauth.server.store.WebhookTx.Claimed;
 import dev.agentauth.server.store.WorkspaceRow;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -140,6 +145,70 @@ abstract class JdbcTx implements Tx {
     this.json = json;
     this.decoded = decoded;
     this.checkTargets = checkTargets;
+  }
+
+  // ---- webhooks (JdbcWebhooks)
+
+  private JdbcWebhooks webhookStatements() {
+    return new JdbcWebhooks(this, dialect, masterKey);
+  }
+
+  @Override
+  public void insertWebhook(WebhookRow row) {
+    webhookStatements().insertWebhook(row);
+  }
+
+  @Override
+  public List<WebhookRow> webhooks(String workspaceId) {
+    return webhookStatements().webhooks(workspaceId);
+  }
+
+  @Override
+  public Optional<WebhookRow> webhook(String workspaceId, String webhookId) {
+    return webhookStatements().webhook(workspaceId, webhookId);
+  }
+
+  @Override
+  public boolean deleteWebhook(String workspaceId, String webhookId) {
+    return webhookStatements().deleteWebhook(workspaceId, webhookId);
+  }
+
+  @Override
+  public Page<WebhookDeliveryRow> listWebhookDeliveries(
+      String workspaceId, String webhookId, PageRequest page) {
+    return webhookStatements().listWebhookDeliveries(workspaceId, webhookId, page);
+  }
+
+  @Override
+  public void enqueueWebhookEvent(WebhookEvent event) {
+    webhookStatements().enqueue(event);
+  }
+
+  @Override
+  public void rescheduleWebhookEvents(
+      String workspaceId, String authorizationId, String type, Instant at) {
+    webhookStatements().reschedule(workspaceId, authorizationId, type, at);
+  }
+
+  @Override
+  public List<Claimed> claimWebhookDeliveries(
+      Instant dueBy,
+      Instant leaseNow,
+      Instant leaseUntil,
+      String owner,
+      Set<String> skipWebhooks,
+      int limit) {
+    return webhookStatements().claim(dueBy, leaseNow, leaseUntil, owner, skipWebhooks, limit);
+  }
+
+  @Override
+  public boolean recordWebhookAttempt(Attempt a) {
+    return webhookStatements().record(a);
+  }
+
+  @Override
+  public int releaseWebhookLeases() {
+    return webhookStatements().releaseLeases();
   }
 
   // ---- what each database does its own way (SqliteTx, PostgresTx)
