@@ -27,7 +27,7 @@ export async function webhooksPage(el) {
       (w.events || []).join(', '),
       time(w.created_at),
       h('span', { class: 'row' },
-        h('button', { type: 'button', class: 'secondary', onclick: () => deliveries(detail, w).catch((e) => toast(e.message, true)) }, 'Deliveries'),
+        h('button', { type: 'button', class: 'secondary', 'aria-label': 'Deliveries of webhook ' + w.url, onclick: () => deliveries(detail, w).catch((e) => toast(e.message, true)) }, 'Deliveries'),
         h('button', {
           type: 'button', class: 'danger', 'aria-label': 'Remove webhook ' + w.url,
           onclick: async () => {
@@ -58,7 +58,8 @@ function addForm() {
         const w = await post('/v1/webhooks', { url: url.value.trim(), events });
         clear(out).append(h('div', { class: 'secret', role: 'alert' },
           h('p', {}, h('strong', {}, 'Signing secret (shown once): '), h('code', { id: 'wh-secret' }, w.secret)),
-          h('p', {}, 'Store it with the receiver now; it verifies the AgentAuth-Signature header. ', h('a', { href: '#/webhooks' }, 'Done'))));
+          h('p', {}, 'Store it with the receiver now; it verifies the AgentAuth-Signature header. ',
+            h('button', { type: 'button', class: 'secondary', id: 'wh-done', onclick: () => window.dispatchEvent(new HashChangeEvent('hashchange')) }, 'Done'))));
       } catch (err) {
         clear(out).append(h('p', { class: 'problems', role: 'alert' }, err.message));
       }

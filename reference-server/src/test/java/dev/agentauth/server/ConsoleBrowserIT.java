@@ -70,7 +70,16 @@ class ConsoleBrowserIT {
         chromium != null && chromedriver != null,
         "no Chromium and chromium-driver (apt-get install chromium chromium-driver): the console's"
             + " browser tests were not run");
-    h = ServerHarness.start();
+    int port;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    h =
+        ServerHarness.start(
+            AgentAuthServer.builder()
+                .port(port)
+                .publicUrl("http://127.0.0.1:" + port)
+                .webhooksAllowLoopback(true));
     // The server's test clock at the browser's time, so expiries read as they would in use.
     h.clock.set(Instant.now().truncatedTo(ChronoUnit.SECONDS));
     full = h.apiKey();
@@ -390,7 +399,7 @@ class ConsoleBrowserIT {
   // ---- webhooks
 
   @Test
-  void theWebhooksPageListsAndAddsWebhooks() {
+  void theWebhooksPageAddsAWebhookShowsItsSecretOnceAndItsDeliveries() throws Exception {
     Resp probe = h.get("/v1/webhooks");
     signIn(full, "full", "#/webhooks");
     if (probe.status() == 404) {
@@ -399,11 +408,74 @@ class ConsoleBrowserIT {
     }
     assumeTrue(
         probe.status() != 404,
-        "this server answers 404 for GET /v1/webhooks (no webhooks endpoints yet): the Webhooks"
-            + " page was checked only for saying so");
-    assertThat(probe.status()).as(probe.raw()).isEqualTo(200);
-    waitFor(By.id("wh-url"));
-    screenshot("10-webhooks");
+        "this server answers 404 for GET /v1/webhooks (no webhooks endpoints): the Webhooks page"
+            + " was checked only for saying so");
+    try (WebhookReceiver receiver = WebhookReceiver.ok()) {
+      waitFor(By.id("wh-url")).sendKeys(receiver.url());
+      driver.findElement(By.id("wh-add")).click();
+      assertThat(waitFor(By.id("wh-secret")).getText()).startsWith("whsec_");
+      driver.findElement(By.id("wh-done")).click();
+      wait.until(d -> d.findElement(By.id("main")).getText().contains(receiver.url()));
+      assertThat(text(By.id("main"))).doesNotContain("whsec_");
+      String authorizationId =
+          authorize(
+              h,
+              "{\"scopes\":[{\"name\":\"pay.send\"}],\"requires_escalation_for\":[\"pay.send\"]}");
+      check(h, authorizationId, "pay.send").resource("invoice:7").result();
+      receiver.next(WAIT);
+      driver.findElement(By.cssSelector("button.secondary[aria-label^='Deliveries']")).click();
+      wait.until(
+          d -> d.findElement(By.id("webhook-detail")).getText().contains("escalation.created"));
+      screenshot("10-webhooks");
+    }
+  }
+
+  @Test
+  void anEscalationWebhookCarriesTheConsoleUrlWhereTheApproverApproves() throws Exception {
+    try (WebhookReceiver receiver = WebhookReceiver.ok()) {
+      Resp hook =
+          h.post(
+              "/v1/webhooks",
+              h.json("{\"url\":\"" + receiver.url() + "\",\"events\":[\"escalation.created\"]}"));
+      assumeTrue(hook.status() != 404, "no webhooks endpoints on this server");
+      assertThat(hook.status()).as(hook.raw()).isEqualTo(201);
+      String authorizationId =
+          authorize(
+              h,
+              "{\"user_id\":\"usr_hook\",\"scopes\":[{\"name\":\"hr.records.export\"}],\"requires_escalation_for\":[\"hr.records.export\"]}");
+      String escalationId =
+          check(h, authorizationId, "hr.records.export")
+              .resource("hr:team-7")
+              .result()
+              .path("escalation_id")
+              .asText();
+      String consoleUrl = null;
+      while (consoleUrl == null) {
+        WebhookReceiver.Received event = receiver.next(WAIT);
+        assertThat(event).as("escalation.created for " + escalationId).isNotNull();
+        JsonNode data = h.mapper.readTree(event.body()).path("data");
+        if (escalationId.equals(data.path("escalation_id").asText())) {
+          consoleUrl = data.path("console_url").asText();
+        }
+      }
+      assertThat(consoleUrl)
+          .isEqualTo(h.server.baseUrl() + "/console/#/escalations/" + escalationId);
+
+      driver.get(consoleUrl);
+      ((JavascriptExecutor) driver).executeScript("sessionStorage.clear()");
+      driver.navigate().refresh();
+      waitFor(By.id("api-key")).sendKeys(approver);
+      driver.findElement(By.id("signin-button")).click();
+      waitFor(By.id("approve-" + escalationId)).click();
+      wait.until(
+          d ->
+              "approved"
+                  .equals(d.findElement(By.id("esc-" + escalationId)).getAttribute("data-status")));
+      assertThat(
+              CheckFixtures.outcome(
+                  check(h, authorizationId, "hr.records.export").resource("hr:team-7").result()))
+          .startsWith("allow/");
+    }
   }
 
   // ---- phone width
