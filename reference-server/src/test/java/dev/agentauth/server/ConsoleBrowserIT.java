@@ -427,6 +427,8 @@ class ConsoleBrowserIT {
       wait.until(
           d -> d.findElement(By.id("webhook-detail")).getText().contains("escalation.created"));
       screenshot("10-webhooks");
+    } finally {
+      removeWebhooks();
     }
   }
 
@@ -475,6 +477,15 @@ class ConsoleBrowserIT {
               CheckFixtures.outcome(
                   check(h, authorizationId, "hr.records.export").resource("hr:team-7").result()))
           .startsWith("allow/");
+    } finally {
+      removeWebhooks();
+    }
+  }
+
+  /** Removes every webhook, so no later test's events go to a receiver that has closed. */
+  private static void removeWebhooks() {
+    for (JsonNode w : h.get("/v1/webhooks").body().path("webhooks")) {
+      h.delete("/v1/webhooks/" + w.path("id").asText());
     }
   }
 
