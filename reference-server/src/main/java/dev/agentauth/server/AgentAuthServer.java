@@ -5,6 +5,7 @@ import dev.agentauth.server.fatal.FatalErrorPolicy;
 import dev.agentauth.server.fatal.FatalErrors;
 import dev.agentauth.server.http.Api;
 import dev.agentauth.server.http.ConnectionLimits;
+import dev.agentauth.server.http.ConsoleFiles;
 import dev.agentauth.server.http.ProblemErrorHandler;
 import dev.agentauth.server.service.ApiKeyOps;
 import dev.agentauth.server.service.ReceiptOps;
@@ -277,6 +278,9 @@ public final class AgentAuthServer implements AutoCloseable {
                   });
               ProblemErrorHandler.install(cfg.jetty);
               api.configure(cfg);
+              if (config.console) {
+                ConsoleFiles.register(cfg.routes);
+              }
             });
     app.start();
     // Idle keep-alive connections would otherwise hold a graceful stop for a whole second.
@@ -488,6 +492,7 @@ public final class AgentAuthServer implements AutoCloseable {
     private String metricsToken;
     private int rateLimit;
     private String publicUrl;
+    private boolean console = true;
     private String workspaceId = "ws_local";
     private String plan = "pro";
     private String apiKey;
@@ -605,6 +610,15 @@ public final class AgentAuthServer implements AutoCloseable {
     /** Public base URL used in receipt envelope URLs; default {@code http://host:port}. */
     public Builder publicUrl(String publicUrl) {
       this.publicUrl = publicUrl;
+      return this;
+    }
+
+    /**
+     * Whether to serve the approvers' and auditors' console at {@code /console/} (decisions.md
+     * §20); default true.
+     */
+    public Builder console(boolean console) {
+      this.console = console;
       return this;
     }
 

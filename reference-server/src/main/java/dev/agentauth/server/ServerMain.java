@@ -98,6 +98,17 @@ public final class ServerMain implements Callable<Integer> {
   boolean testClock;
 
   @Option(
+      names = "--console",
+      negatable = true,
+      arity = "0..1",
+      fallbackValue = "true",
+      defaultValue = "${env:AGENTAUTH_CONSOLE:-true}",
+      description =
+          "Serve the approvers' and auditors' console at /console/ (default ${DEFAULT-VALUE});"
+              + " --no-console or --console=false turns it off.")
+  boolean console;
+
+  @Option(
       names = "--rate-limit",
       defaultValue = "${env:AGENTAUTH_RATE_LIMIT:-0}",
       description = "Requests per second per API key; 0 = unlimited (default).")
@@ -478,6 +489,7 @@ public final class ServerMain implements Callable<Integer> {
     if (metricsToken != null && !metricsToken.isBlank()) {
       b.metricsToken(metricsToken);
     }
+    b.console(console);
     if (publicUrl != null && !publicUrl.isBlank()) {
       b.publicUrl(publicUrl);
     }
