@@ -57,7 +57,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class AgentAuthServer implements AutoCloseable {
   /** Checks and new authorizations in flight per workspace unless configured. */
-  public static final int DEFAULT_CHECKS_IN_FLIGHT_PER_WORKSPACE = 8;
+  public static final int DEFAULT_CHECKS_IN_FLIGHT_PER_WORKSPACE = 16;
 
   private static final Logger log = LoggerFactory.getLogger(AgentAuthServer.class);
   private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);

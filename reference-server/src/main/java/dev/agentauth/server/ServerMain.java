@@ -134,10 +134,10 @@ public final class ServerMain implements Callable<Integer> {
 
   @Option(
       names = "--checks-in-flight-per-workspace",
-      defaultValue = "${env:AGENTAUTH_CHECKS_IN_FLIGHT_PER_WORKSPACE:-8}",
+      defaultValue = "${env:AGENTAUTH_CHECKS_IN_FLIGHT_PER_WORKSPACE:-16}",
       description =
           "Checks and new authorizations of one workspace parsed, decided and committed at once;"
-              + " 64 more wait up to 2 s, then 429 rate_limited (default 8).")
+              + " 64 more wait up to 2 s, then 429 rate_limited (default 16).")
   int checksInFlightPerWorkspace;
 
   @Option(
