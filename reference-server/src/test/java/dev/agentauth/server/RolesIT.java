@@ -57,6 +57,18 @@ class RolesIT {
             "/v1/agent-scope-bundles",
             h.json("{\"id\":\"support\",\"agent_id\":\"bot\",\"scopes\":[{\"name\":\"a\"}]}"));
     assertThat(bundle.status()).as(bundle.raw()).isEqualTo(201);
+    // Receipts are signed in the background; wait for them, so that no snapshot of the state is
+    // taken while one of them is still pending.
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (h.get("/v1/receipts?limit=100").raw().contains("\"signed\":false")) {
+      assertThat(System.nanoTime()).as("receipts signed within 10 s").isLessThan(deadline);
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
   }
 
   @AfterAll
