@@ -56,8 +56,11 @@ import org.slf4j.LoggerFactory;
  * requests, finishes those in flight, signs every pending receipt and closes the store.
  */
 public final class AgentAuthServer implements AutoCloseable {
-  /** Checks and new authorizations in flight per workspace unless configured. */
-  public static final int DEFAULT_CHECKS_IN_FLIGHT_PER_WORKSPACE = 16;
+  /**
+   * Checks and new authorizations in flight per workspace unless configured: 0, no bound (a bound
+   * made a flood of {@code wait=true} checks worse for a bystander; see docs/server.md).
+   */
+  public static final int DEFAULT_CHECKS_IN_FLIGHT_PER_WORKSPACE = 0;
 
   private static final Logger log = LoggerFactory.getLogger(AgentAuthServer.class);
   private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
@@ -587,12 +590,13 @@ public final class AgentAuthServer implements AutoCloseable {
     /**
      * Checks and new authorizations one workspace may have in flight (parsed, decided and committed
      * at once; a {@code wait=true} wait for signatures does not count); 64 more wait up to 2 s,
-     * then 429 {@code rate_limited}. Default {@value #DEFAULT_CHECKS_IN_FLIGHT_PER_WORKSPACE}.
+     * then 429 {@code rate_limited}. Default {@value #DEFAULT_CHECKS_IN_FLIGHT_PER_WORKSPACE}: no
+     * bound.
      */
     public Builder checksInFlightPerWorkspace(int max) {
-      if (max < 1) {
+      if (max < 0) {
         throw new IllegalArgumentException(
-            "checks in flight per workspace must be at least 1, got " + max);
+            "checks in flight per workspace must be 0 (no bound) or more, got " + max);
       }
       this.checksInFlightPerWorkspace = max;
       return this;

@@ -134,10 +134,10 @@ public final class ServerMain implements Callable<Integer> {
 
   @Option(
       names = "--checks-in-flight-per-workspace",
-      defaultValue = "${env:AGENTAUTH_CHECKS_IN_FLIGHT_PER_WORKSPACE:-16}",
+      defaultValue = "${env:AGENTAUTH_CHECKS_IN_FLIGHT_PER_WORKSPACE:-0}",
       description =
           "Checks and new authorizations of one workspace parsed, decided and committed at once;"
-              + " 64 more wait up to 2 s, then 429 rate_limited (default 16).")
+              + " 64 more wait up to 2 s, then 429 rate_limited (default 0: no bound).")
   int checksInFlightPerWorkspace;
 
   @Option(
