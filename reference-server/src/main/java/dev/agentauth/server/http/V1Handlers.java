@@ -67,8 +67,9 @@ record V1Handlers(
    * The handlers over {@code ctx}. Reads in flight per workspace: 3, so that one workspace leaves
    * SQLite's 4 readers one; 32 more may wait up to 1 s, so that one workspace parks at most 35 of
    * the 250 request threads. Checks and new authorizations in flight per workspace: {@code
-   * checksInFlight}, or no bound for 0 (parsing, deciding and committing; not waiting for signatures, which the signer
-   * bounds); {@value #CHECKS_WAITING_PER_WORKSPACE} more may wait up to 2 s.
+   * checksInFlight}, or no bound for 0 (parsing, deciding and committing; not waiting for
+   * signatures, which the signer bounds); {@value #CHECKS_WAITING_PER_WORKSPACE} more may wait up
+   * to 2 s.
    */
   static V1Handlers create(
       ServiceContext ctx,
