@@ -41,11 +41,11 @@ class SigningFairnessHostileIT {
    * 2-core CI machine the bystander's checks share the CPU and the store's writer with them, so
    * issue 25's 250 ms is not met: measured on a quiet machine, bystander p99 578 ms and 409 ms
    * (every answer a 200; p50 229 ms and 44 ms). On the tree of 2026-11-27 (webhooks, console and
-   * one-approval-one-action merged) the wait=true flood measured 1.17 s, 1.23 s and 1.34 s in
-   * three of four runs on a quieter machine (under 1 s in the fourth); a bound on a workspace's checks
-   * in flight made it worse (--checks-in-flight-per-workspace, off by default). Issue 25 keeps this
-   * open. This bound tells a slowed bystander from a stalled one (before round 2, bystander p99
-   * was 4.0 s in the review's wait=true attack, and every request timed out under slow bodies).
+   * one-approval-one-action merged) the wait=true flood measured 1.17 s, 1.23 s and 1.34 s in three
+   * of four runs on a quieter machine (under 1 s in the fourth); a bound on a workspace's checks in
+   * flight made it worse (--checks-in-flight-per-workspace, off by default). Issue 25 keeps this
+   * open. This bound tells a slowed bystander from a stalled one (before round 2, bystander p99 was
+   * 4.0 s in the review's wait=true attack, and every request timed out under slow bodies).
    */
   private static final Duration BYSTANDER_P99_UNDER_FLOOD = Duration.ofSeconds(2);
 
