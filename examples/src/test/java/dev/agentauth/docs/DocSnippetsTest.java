@@ -18,6 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Every {@code ```java} fence of README.md and docs/*.md is the twin of a region of a compiled
  * source that a test runs, so that no documented Java can stop compiling or working unnoticed.
+ * {@code ```ts} fences likewise, twins of TypeScript that {@code OpenApiTypeScriptClientIT}
+ * type-checks and runs.
  *
  * <p>In the markdown, the line before the fence names the region: {@code <!-- snippet:
  * examples/src/test/java/dev/agentauth/docs/X.java#name -->}. In the source, the region lies
@@ -66,7 +68,7 @@ class DocSnippetsTest {
         if (f.source() == null) {
           problems.add(
               f.where()
-                  + ": a ```java fence without a `<!-- snippet: path#region -->` marker line"
+                  + ": a ```java or ```ts fence without a `<!-- snippet: path#region -->` marker line"
                   + " before it");
           continue;
         }
@@ -169,7 +171,7 @@ class DocSnippetsTest {
     return docs;
   }
 
-  /** The {@code ```java} fences of a document, with the marker on the line before each. */
+  /** The {@code ```java} and {@code ```ts} fences of a document, with the marker before each. */
   static List<Fence> fences(Path doc, List<String> lines) {
     List<Fence> fences = new ArrayList<>();
     for (int i = 0; i < lines.size(); i++) {
@@ -181,7 +183,7 @@ class DocSnippetsTest {
       while (close < lines.size() && !lines.get(close).strip().equals("```")) {
         close++;
       }
-      if (opening.equals("```java")) {
+      if (opening.equals("```java") || opening.equals("```ts")) {
         String source = null;
         String region = null;
         if (i > 0) {
