@@ -38,7 +38,8 @@ class SelfContainedDocsTest {
               "the service specification is not in the repository"),
           new Rule(Pattern.compile("\\.\\./shared\\b"), "../shared is outside the repository"),
           new Rule(
-              Pattern.compile("§\\s*\\d"), "a numbered section of a document the reader cannot open"));
+              Pattern.compile("§\\s*\\d"),
+              "a numbered section of a document the reader cannot open"));
 
   @Test
   void noDocumentSendsTheReaderOutsideTheRepository() throws IOException {

@@ -81,7 +81,8 @@ class OpenApiTypeScriptClientIT {
         Files.isRegularFile(document),
         document + " is missing: no OpenAPI document to generate the TypeScript client from");
     assumeTrue(
-        nodeVersion() != null, "Node.js is not on the PATH: skipping the generated TypeScript client");
+        nodeVersion() != null,
+        "Node.js is not on the PATH: skipping the generated TypeScript client");
     Path modules = nodeModules();
     assumeTrue(
         modules != null,
@@ -142,7 +143,8 @@ class OpenApiTypeScriptClientIT {
       for (ReceiptSummary s :
           client
               .receipts()
-              .listAutoPaging(ReceiptListParams.builder().authorizationId(authorizationId).build())) {
+              .listAutoPaging(
+                  ReceiptListParams.builder().authorizationId(authorizationId).build())) {
         decisions.add(s.decision().value());
       }
       assertThat(decisions)
@@ -336,7 +338,11 @@ class OpenApiTypeScriptClientIT {
     if (!exited) {
       p.destroyForcibly();
     }
-    Run run = new Run(exited ? p.exitValue() : -1, out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS));
+    Run run =
+        new Run(
+            exited ? p.exitValue() : -1,
+            out.get(10, TimeUnit.SECONDS),
+            err.get(10, TimeUnit.SECONDS));
     assertThat(exited).as("node %s finished within 120 s; %s", args[0], run.output()).isTrue();
     return run;
   }
