@@ -344,7 +344,7 @@ export async function mistakesTheGeneratedTypesCatch(baseUrl: string): Promise<v
   // @ts-expect-error a check names its scopes in `scopes`, an array; `scope` is an unknown member
   await agentauth.POST("/v1/check", { body: { authorization_id: "auth_1", scope: "email.send" } });
   // @ts-expect-error the server has no such path
-  await agentauth.GET("/v1/authorisations");
+  await agentauth.GET("/v1/authorisations", {});
   await agentauth.POST("/v1/escalations/{id}/resolve", {
     params: { path: { id: "esc_1" } },
     // @ts-expect-error an escalation resolves as `approved` or `rejected`
