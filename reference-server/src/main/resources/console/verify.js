@@ -326,7 +326,11 @@
     return b > MAX_SAFE || b < -MAX_SAFE ? null : b.toString();
   }
 
+  // Characters a string's canonical form escapes or checks: controls, '"', '\\', surrogates.
+  var NEEDS_CARE = /[\u0000-\u001f"\\\ud800-\udfff]/;
+
   function fastString(s) {
+    if (!NEEDS_CARE.test(s)) return '"' + s + '"';
     var out = null;
     var start = 0;
     for (var i = 0; i < s.length; i++) {

@@ -326,8 +326,7 @@ class WebhooksIT {
       awaitStatus(h, path, "delivered");
       awaitMetric(h, "agentauth_webhook_pending", 0.0);
       assertThat(metric(h, "agentauth_webhook_oldest_pending_seconds")).isZero();
-      assertThat(metric(h, "agentauth_webhook_attempts_total{outcome=\"success\"}"))
-          .isEqualTo(1.0);
+      assertThat(metric(h, "agentauth_webhook_attempts_total{outcome=\"success\"}")).isEqualTo(1.0);
       assertThat(metric(h, "agentauth_webhook_attempts_total{outcome=\"http_error\"}"))
           .isEqualTo(1.0);
       assertThat(metric(h, "agentauth_webhook_attempts_total{outcome=\"timeout\"}")).isZero();

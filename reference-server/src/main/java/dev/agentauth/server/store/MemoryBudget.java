@@ -11,9 +11,9 @@ import org.slf4j.LoggerFactory;
 /**
  * What bounds a {@link MemoryStore}: the estimated heap of the records a check can create —
  * receipts, idempotency records, confirmation nonces, escalations and webhook deliveries — kept in
- * the order they were committed, the oldest evicted first once the total passes {@link #maxBytes}. Everything else in
- * the store (workspaces, keys, authorizations, bundles, tombstones, counters) is created by keys
- * that manage the workspace, not by checks, and is not evicted.
+ * the order they were committed, the oldest evicted first once the total passes {@link #maxBytes}.
+ * Everything else in the store (workspaces, keys, authorizations, bundles, tombstones, counters) is
+ * created by keys that manage the workspace, not by checks, and is not evicted.
  *
  * <p>An evicted record is gone: a receipt can no longer be fetched (nor signed, if it was still
  * pending), a retried request whose idempotency record was evicted runs again, an evicted nonce or

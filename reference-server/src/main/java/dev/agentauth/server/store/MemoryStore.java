@@ -28,8 +28,8 @@ import java.util.function.Predicate;
  * and every write records its inverse, so a transaction whose work throws leaves no trace.
  *
  * <p>Bounded: the records checks create (receipts, idempotency records, nonces, escalations,
- * webhook deliveries) are kept within an estimated number of bytes, the oldest evicted first ({@link MemoryBudget}), so a
- * flood of checks cannot exhaust the heap. Evicted records are gone.
+ * webhook deliveries) are kept within an estimated number of bytes, the oldest evicted first
+ * ({@link MemoryBudget}), so a flood of checks cannot exhaust the heap. Evicted records are gone.
  */
 public final class MemoryStore implements Store {
   private final ReentrantLock lock = new ReentrantLock();

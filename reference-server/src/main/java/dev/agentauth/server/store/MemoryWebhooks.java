@@ -18,8 +18,8 @@ import java.util.TreeMap;
  *
  * <p>Deliveries are held by webhook and event id (the delivery log's order), and indexed by their
  * event's time twice: the pending ones (what the worker leases and the metrics count) and the
- * finished ones (what retention deletes, oldest first), so that neither a poll nor a prune reads the
- * whole log. Every delivery counts against the store's memory bound ({@link #deliveryAdded}).
+ * finished ones (what retention deletes, oldest first), so that neither a poll nor a prune reads
+ * the whole log. Every delivery counts against the store's memory bound ({@link #deliveryAdded}).
  */
 abstract class MemoryWebhooks implements WebhookTx {
   private final Deque<Runnable> undo;

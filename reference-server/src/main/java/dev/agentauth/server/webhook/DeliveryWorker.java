@@ -30,6 +30,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -62,11 +63,11 @@ import org.slf4j.LoggerFactory;
  * client resolves names through {@link WebhookTargets}, so a name that now resolves to a private
  * address is refused without a connection.
  *
- * <p>Retention: every {@link #PRUNE_INTERVAL} the worker deletes the finished deliveries (delivered,
- * failed, cancelled) whose event is older than {@link Settings#retention}, by the server's clock,
- * {@link #PRUNE_BATCH} per short transaction; a full batch queues the next one behind the polls
- * already due, so pruning a large backlog never holds up sending. Each poll also measures the
- * outbox for {@link DeliveryMetrics}. Thread-safe.
+ * <p>Retention: every {@link #PRUNE_INTERVAL} the worker deletes the finished deliveries
+ * (delivered, failed, cancelled) whose event is older than {@link Settings#retention}, by the
+ * server's clock, {@link #PRUNE_BATCH} per short transaction; a full batch queues the next one
+ * behind the polls already due, so pruning a large backlog never holds up sending. Each poll also
+ * measures the outbox for {@link DeliveryMetrics}. Thread-safe.
  */
 public final class DeliveryWorker implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DeliveryWorker.class);
@@ -273,8 +274,8 @@ public final class DeliveryWorker implements AutoCloseable {
       if (prune() == PRUNE_BATCH && !closed) {
         poller.execute(this::pruneGuarded); // more to delete: after the polls already due
       }
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      // closed meanwhile
+    } catch (RejectedExecutionException e) {
+      // closed meanwhile: nothing more to delete in this process
     } catch (RuntimeException e) {
       log.warn(
           "deleting old webhook deliveries failed ({}); trying again in {}",
@@ -294,7 +295,7 @@ public final class DeliveryWorker implements AutoCloseable {
     Instant before = now.get().minus(settings.retention());
     int n = store.inTransaction(tx -> tx.pruneWebhookDeliveries(before, PRUNE_BATCH));
     if (n > 0) {
-      log.debug("deleted {} webhook deliveries finished before {}", n, before);
+      log.debug("deleted {} finished webhook deliveries of events before {}", n, before);
     }
     return n;
   }

@@ -231,8 +231,7 @@ class MemoryStoreBoundTest {
     assertThat(store.heldBytes())
         .isEqualTo(MemoryBudget.size(claimed.get(0).delivery().after(delivered)));
 
-    assertThat(store.inTransaction((Tx tx) -> tx.pruneWebhookDeliveries(at(100), 10)))
-        .isEqualTo(1);
+    assertThat(store.inTransaction((Tx tx) -> tx.pruneWebhookDeliveries(at(100), 10))).isEqualTo(1);
     assertThat(store.heldBytes()).isZero();
     assertThat(store.evictedRecords()).isZero();
 

@@ -24,8 +24,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The webhook outbox's retention and measures on every store ({@link
  * WebhookTx#pruneWebhookDeliveries}, {@link WebhookTx#webhookOutbox}): finished deliveries older
  * than the cutoff are deleted in batches of at most the limit, pending ones never, whatever their
- * age; a prune rolls back with its transaction; the outbox counts the pending deliveries whose event
- * has happened.
+ * age; a prune rolls back with its transaction; the outbox counts the pending deliveries whose
+ * event has happened.
  */
 class WebhookOutboxStoreIT {
   private static final String WS = "ws_a";
@@ -224,7 +224,15 @@ class WebhookOutboxStoreIT {
     end("wh_1", 2, "delivered");
     Attempt retry =
         new Attempt(
-            "wh_1", eventId(3), OWNER, T0, true, 503, "answered 503", "pending", T0.plusSeconds(10));
+            "wh_1",
+            eventId(3),
+            OWNER,
+            T0,
+            true,
+            503,
+            "answered 503",
+            "pending",
+            T0.plusSeconds(10));
     assertThat(store.inTransaction(tx -> tx.recordWebhookAttempt(retry))).isTrue();
 
     assertThat(outbox(T0, 100)).isEqualTo(new Outbox(2, T0.minusSeconds(30)));

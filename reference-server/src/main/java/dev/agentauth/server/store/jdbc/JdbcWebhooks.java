@@ -19,8 +19,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The webhook statements of a {@link JdbcTx} (tables of migrations V11 and V12 on PostgreSQL, V12 and V13 on
- * SQLite). Secrets are sealed with the master key like signing seeds.
+ * The webhook statements of a {@link JdbcTx} (tables of migrations V11 and V12 on PostgreSQL, V12
+ * and V13 on SQLite). Secrets are sealed with the master key like signing seeds.
  */
 final class JdbcWebhooks {
   private static final String DELIVERY_COLUMNS =
