@@ -257,7 +257,7 @@ class MemoryStoreBoundTest {
         .isEqualTo(3);
     assertThat(
             store.inTransaction(
-                tx ->
+                (Tx tx) ->
                     tx.claimWebhookDeliveries(
                         at(100), at(100), at(160), "w", java.util.Set.of(), 10)))
         .hasSize(3);

@@ -129,7 +129,7 @@ class WebhookOutboxStoreIT {
             "delivered".equals(status) || !counted ? null : "answered 500",
             status,
             null);
-    assertThat(store.inTransaction(tx -> tx.recordWebhookAttempt(a))).isTrue();
+    assertThat(store.inTransaction((Tx tx) -> tx.recordWebhookAttempt(a))).isTrue();
   }
 
   private List<String> log(String webhookId) {
@@ -233,7 +233,7 @@ class WebhookOutboxStoreIT {
             "answered 503",
             "pending",
             T0.plusSeconds(10));
-    assertThat(store.inTransaction(tx -> tx.recordWebhookAttempt(retry))).isTrue();
+    assertThat(store.inTransaction((Tx tx) -> tx.recordWebhookAttempt(retry))).isTrue();
 
     assertThat(outbox(T0, 100)).isEqualTo(new Outbox(2, T0.minusSeconds(30)));
     assertThat(outbox(T0, 1).pending()).isEqualTo(1);
