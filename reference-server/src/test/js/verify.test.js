@@ -151,11 +151,66 @@ test('canonical form', async (t) => {
   await t.test('refuses a lone surrogate', () => {
     assert.throws(() => V.canonicalize(V.parseJson('["\\ud800"]')), V.CanonicalError);
   });
+  await t.test('a problem is reported with the path to it', () => {
+    const cases = [
+      ['{"a":{"b c":[0,1.5]}}', '$.a["b c"][1]', 'not an integer'],
+      ['{"z":1,"a":[9007199254740992]}', '$.a[0]', 'safe range'],
+      ['{"ok":"x","s":["y","\\udc00"]}', '$.s[1]', 'lone surrogate']
+    ];
+    for (const [text, path, words] of cases) {
+      assert.throws(() => V.canonicalize(V.parseJson(text)), (e) => {
+        assert.ok(e instanceof V.CanonicalError, String(e));
+        assert.equal(e.path, path, text);
+        assert.ok(e.message.includes(words), e.message);
+        return true;
+      });
+    }
+  });
+  await t.test('integers: as written up to 15 digits, through BigInt beyond, -0 as 0', () => {
+    assert.equal(
+      V.canonicalize(V.parseJson('[0,-0,7,-42,123456789012345,-123456789012345,1234567890123456,-9007199254740991]')),
+      '[0,0,7,-42,123456789012345,-123456789012345,1234567890123456,-9007199254740991]'
+    );
+    // Numbers made by fromPlain (JavaScript numbers) are held to the same rules.
+    assert.equal(V.canonicalize(V.fromPlain({ n: 12, m: -3 })), '{"m":-3,"n":12}');
+    assert.throws(() => V.canonicalize(V.fromPlain({ n: 0.5 })), V.CanonicalError);
+    assert.throws(() => V.canonicalize(V.fromPlain({ n: 1e21 })), V.CanonicalError);
+  });
+  await t.test('nesting: 1000 levels are written, 1001 refused', () => {
+    const deep = (n) => '['.repeat(n) + ']'.repeat(n);
+    assert.equal(V.canonicalize(V.parseJson(deep(1000))), deep(1000));
+    const tree = V.parseJson(deep(1000));
+    assert.throws(() => V.canonicalize([tree]), V.CanonicalError);
+  });
   await t.test('the parser refuses duplicates, trailing content and bad numbers', () => {
     for (const bad of ['{"a":1,"a":2}', '{} x', '[01]', '[1.]', "{'a':1}", '[1,]', '["\t"]']) {
       assert.throws(() => V.parseJson(bad), V.ParseError, bad);
     }
   });
+});
+
+test('verifyAll gives, in order, what verifying one at a time gives', async () => {
+  const vectors = load(ownFile);
+  const verifier = await V.createVerifier(vectors.get('public_keys'), {
+    nowNanos: V.parseInstant(vectors.get('verify_at'))
+  });
+  const entries = [];
+  for (const group of ['valid', 'invalid', 'valid']) {
+    for (const v of vectors.get(group)) {
+      const r = receiptOf(v);
+      entries.push(r.text !== undefined ? { text: r.text } : { tree: r.tree });
+      if (r.tree !== undefined) entries.push({ text: JSON.stringify(V.toPlain(r.tree)) });
+    }
+  }
+  const oneByOne = [];
+  for (const e of entries) oneByOne.push(await check(verifier, e));
+  for (const inFlight of [1, 3, 64, undefined]) {
+    const all = await verifier.verifyAll(entries, inFlight);
+    assert.equal(all.length, entries.length);
+    assert.deepEqual(all.map((r) => [r.valid, r.step, r.receiptId]), oneByOne.map((r) => [r.valid, r.step, r.receiptId]), 'in flight ' + inFlight);
+  }
+  assert.ok(oneByOne.some((r) => r.valid) && oneByOne.some((r) => !r.valid));
+  assert.deepEqual(await verifier.verifyAll([]), []);
 });
 
 test('fingerprints match the Java KeyFingerprint format', async () => {

@@ -9,6 +9,7 @@
  *
  *   const v = await AgentAuthVerify.createVerifier(keysDocumentText, { pins: ['SHA256:...'] });
  *   const result = await v.verify(receiptText);   // {valid, step, message, receiptId}
+ *   const results = await v.verifyAll(AgentAuthVerify.splitReceipts(fileText));   // in order
  *
  * What it checks, step by step (the names are the Java verifier's VerificationStep):
  *   PARSE       the text is one JSON object, no duplicate member names, nothing after it
@@ -280,18 +281,108 @@
   }
 
   function canonicalize(v) {
-    var parts = [];
-    writeValue(v, parts, '$', 0, false);
-    return parts.join('');
+    return canonicalText(v, false);
   }
 
   function signingPayload(receipt) {
+    return canonicalText(receipt, true);
+  }
+
+  // Two writers of one canonical form. The fast one (fastValue) keeps no path and builds one string;
+  // whatever it cannot write (a fraction, an exponent, an unsafe integer, a lone surrogate, nesting
+  // too deep, a value with no JSON form) makes it give up, and the careful one (writeValue) writes
+  // the value again and throws the CanonicalError naming where the problem is. A valid receipt, the
+  // common case, costs no path strings and no regular expressions.
+  function canonicalText(v, omitSignature) {
+    try {
+      return fastValue(v, 0, omitSignature);
+    } catch (e) {
+      if (e !== GIVE_UP) throw e;
+    }
     var parts = [];
-    writeValue(receipt, parts, '$', 0, true);
+    writeValue(v, parts, '$', 0, omitSignature);
     return parts.join('');
   }
 
+  var GIVE_UP = { reason: 'the fast canonical writer gave up; the careful one names the problem' };
+
   var HEX = '0123456789abcdef';
+
+  /**
+   * The canonical text of an integer's JSON text: itself when it is a plain integer of at most 15
+   * digits without a leading zero (always within +-(2^53-1)), else through BigInt; null when the
+   * text is not an integer within +-(2^53-1) (a fraction, an exponent, too large).
+   */
+  function integerForm(t) {
+    var n = t.length;
+    var i = n > 0 && t.charCodeAt(0) === 0x2d ? 1 : 0;
+    if (i === n) return null;
+    for (var j = i; j < n; j++) {
+      var c = t.charCodeAt(j);
+      if (c < 0x30 || c > 0x39) return null;
+    }
+    if (n - i <= 15 && t.charCodeAt(i) !== 0x30) return t;
+    var b = BigInt(t);
+    return b > MAX_SAFE || b < -MAX_SAFE ? null : b.toString();
+  }
+
+  // Characters a string's canonical form escapes or checks: controls, '"', '\\', surrogates.
+  var NEEDS_CARE = /[\u0000-\u001f"\\\ud800-\udfff]/;
+
+  function fastString(s) {
+    if (!NEEDS_CARE.test(s)) return '"' + s + '"';
+    var out = null;
+    var start = 0;
+    for (var i = 0; i < s.length; i++) {
+      var c = s.charCodeAt(i);
+      if (c < 0x20 || c === 0x22 || c === 0x5c) {
+        out = (out === null ? '"' : out) + s.slice(start, i) +
+          (c < 0x20 ? '\\u00' + HEX[c >> 4] + HEX[c & 15] : '\\' + s.charAt(i));
+        start = i + 1;
+      } else if (c >= 0xd800 && c <= 0xdfff) {
+        var low = s.charCodeAt(i + 1);
+        if (c > 0xdbff || !(low >= 0xdc00 && low <= 0xdfff)) throw GIVE_UP;
+        i++;
+      }
+    }
+    return out === null ? '"' + s + '"' : out + s.slice(start) + '"';
+  }
+
+  function fastValue(v, depth, omitSignature) {
+    if (typeof v === 'string') return fastString(v);
+    if (v instanceof JsonNumber) {
+      var t = integerForm(v.text);
+      if (t === null) throw GIVE_UP;
+      return t;
+    }
+    if (v === null) return 'null';
+    if (v === true) return 'true';
+    if (v === false) return 'false';
+    if (depth >= MAX_DEPTH) throw GIVE_UP;
+    var out;
+    if (v instanceof Map) {
+      var keys = [];
+      for (var k of v.keys()) {
+        if (!(omitSignature && k === 'signature')) keys.push(k);
+      }
+      keys.sort();
+      out = '{';
+      for (var j = 0; j < keys.length; j++) {
+        if (j > 0) out += ',';
+        out += fastString(keys[j]) + ':' + fastValue(v.get(keys[j]), depth + 1, false);
+      }
+      return out + '}';
+    }
+    if (Array.isArray(v)) {
+      out = '[';
+      for (var i = 0; i < v.length; i++) {
+        if (i > 0) out += ',';
+        out += fastValue(v[i], depth + 1, false);
+      }
+      return out + ']';
+    }
+    throw GIVE_UP;
+  }
 
   function writeString(s, parts, path) {
     var out = '"';
@@ -636,6 +727,7 @@
 
   var STEPS = ['PARSE', 'VERSION', 'SCHEMA', 'PAIRING', 'ALGORITHM', 'TIMESTAMP', 'WORKSPACE', 'KEY_NOT_FOUND', 'KEY_NOT_ACTIVE', 'SIGNATURE'];
   var MEMBERS = ['version', 'receipt_id', 'workspace_id', 'issued_at', 'decision', 'reason', 'user_id', 'agent_id', 'scope', 'event', 'resource', 'context', 'authorization_id', 'policy_version', 'policy_eval', 'signature'];
+  var MEMBER_SET = new Set(MEMBERS);
   var REQUIRED = ['receipt_id', 'workspace_id', 'issued_at', 'decision', 'reason', 'user_id', 'agent_id', 'resource', 'context', 'authorization_id', 'policy_version', 'signature'];
   var encoder = new TextEncoder();
 
@@ -654,11 +746,7 @@
 
   function safeScalar(v) {
     if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
-    if (v instanceof JsonNumber && !/[.eE]/.test(v.text)) {
-      var b = BigInt(v.text);
-      return b <= MAX_SAFE && b >= -MAX_SAFE;
-    }
-    return false;
+    return v instanceof JsonNumber && integerForm(v.text) !== null;
   }
 
   function exactMembers(obj, path, names) {
@@ -696,15 +784,16 @@
   }
 
   function schemaProblem(r) {
-    var unknown = [];
-    r.forEach(function (_, key) {
-      if (MEMBERS.indexOf(key) < 0) unknown.push(key);
-    });
-    if (unknown.length) return 'unknown top-level fields: [' + unknown.join(', ') + ']';
-    var missing = REQUIRED.filter(function (name) {
-      return !r.has(name);
-    });
-    if (missing.length) return 'missing top-level fields: [' + missing.join(', ') + ']';
+    var unknown = null;
+    for (var key of r.keys()) {
+      if (!MEMBER_SET.has(key)) (unknown = unknown || []).push(key);
+    }
+    if (unknown) return 'unknown top-level fields: [' + unknown.join(', ') + ']';
+    var missing = null;
+    for (var m = 0; m < REQUIRED.length; m++) {
+      if (!r.has(REQUIRED[m])) (missing = missing || []).push(REQUIRED[m]);
+    }
+    if (missing) return 'missing top-level fields: [' + missing.join(', ') + ']';
     var scope = r.get('scope');
     var event = r.get('event');
     if (scope !== undefined && event !== undefined) return "receipt has both 'scope' and 'event'; exactly one is allowed";
@@ -725,15 +814,17 @@
     if (!(r.get('context') instanceof Map)) return 'context must be an object, found ' + typeName(r.get('context'));
     var sig = r.get('signature');
     if (!(sig instanceof Map)) return 'signature must be an object {alg, key_id, value}, found ' + typeName(sig);
-    var extra = [];
-    sig.forEach(function (_, key) {
-      if (key !== 'alg' && key !== 'key_id' && key !== 'value') extra.push(key);
-    });
-    if (extra.length) return 'signature has unknown fields: [' + extra.join(', ') + '] (exactly alg, key_id, value)';
-    var sigMissing = ['alg', 'key_id', 'value'].filter(function (name) {
-      return !sig.has(name);
-    });
-    if (sigMissing.length) return 'signature missing fields: [' + sigMissing.join(', ') + ']';
+    if (sig.size !== 3 || !sig.has('alg') || !sig.has('key_id') || !sig.has('value')) {
+      var extra = [];
+      sig.forEach(function (_, key) {
+        if (key !== 'alg' && key !== 'key_id' && key !== 'value') extra.push(key);
+      });
+      if (extra.length) return 'signature has unknown fields: [' + extra.join(', ') + '] (exactly alg, key_id, value)';
+      var sigMissing = ['alg', 'key_id', 'value'].filter(function (name) {
+        return !sig.has(name);
+      });
+      if (sigMissing.length) return 'signature missing fields: [' + sigMissing.join(', ') + ']';
+    }
     p = stringProblem('signature.alg', sig.get('alg')) ||
       stringProblem('signature.key_id', sig.get('key_id')) ||
       stringProblem('signature.value', sig.get('value'));
@@ -907,6 +998,28 @@
       return verifyTree(tree);
     }
 
+    /**
+     * Verifies entries ({tree} or {text}, as splitReceipts gives them) with up to inFlight (default
+     * 64) at once, results in entry order. WebCrypto checks signatures off the page's thread, so a
+     * page that waits for each result before starting the next leaves it idle most of the time.
+     */
+    async function verifyAll(entries, inFlight) {
+      var out = new Array(entries.length);
+      var next = 0;
+      async function lane() {
+        while (next < entries.length) {
+          var i = next++;
+          var e = entries[i];
+          out[i] = await (e.tree !== undefined ? verifyTree(e.tree) : verify(e.text));
+        }
+      }
+      var lanes = [];
+      var n = Math.min(inFlight > 0 ? inFlight : 64, entries.length);
+      for (var l = 0; l < n; l++) lanes.push(lane());
+      await Promise.all(lanes);
+      return out;
+    }
+
     return {
       workspaceId: doc.workspaceId,
       keys: doc.inOrder.map(function (key) {
@@ -914,7 +1027,8 @@
       }),
       pins: pins ? Array.from(pins) : [],
       verify: verify,
-      verifyTree: verifyTree
+      verifyTree: verifyTree,
+      verifyAll: verifyAll
     };
   }
 

@@ -17,6 +17,7 @@ import dev.agentauth.server.service.WorkspaceOps;
 import dev.agentauth.server.signing.SigningService;
 import dev.agentauth.server.store.MemoryStore;
 import dev.agentauth.server.store.Store;
+import dev.agentauth.server.webhook.DeliveryMetrics;
 import dev.agentauth.server.webhook.DeliveryWorker;
 import io.javalin.Javalin;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -122,7 +123,8 @@ public final class AgentAuthServer implements AutoCloseable {
             Clock.systemUTC(),
             ctx.webhookEvents(),
             webhookTargets,
-            b.webhookSettings);
+            b.webhookSettings,
+            new DeliveryMetrics(metrics));
   }
 
   /** Deletes idempotency records past their 24-hour replay window. */
@@ -694,8 +696,8 @@ public final class AgentAuthServer implements AutoCloseable {
     }
 
     /**
-     * How the webhook delivery worker polls, times out, backs off and gives up; default {@link
-     * DeliveryWorker.Settings#DEFAULT}.
+     * How the webhook delivery worker polls, times out, backs off and gives up, and how long it
+     * keeps finished deliveries; default {@link DeliveryWorker.Settings#DEFAULT}.
      */
     public Builder webhookSettings(DeliveryWorker.Settings settings) {
       this.webhookSettings = Objects.requireNonNull(settings, "settings");

@@ -9,6 +9,7 @@ import dev.agentauth.server.store.Store;
 import dev.agentauth.server.store.StoreException;
 import dev.agentauth.server.store.jdbc.JdbcStore;
 import dev.agentauth.server.store.jdbc.MasterKey;
+import dev.agentauth.server.webhook.DeliveryWorker;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -217,6 +218,14 @@ public final class ServerMain implements Callable<Integer> {
   boolean webhooksAllowLoopback;
 
   @Option(
+      names = "--webhook-retention-days",
+      defaultValue = "${env:AGENTAUTH_WEBHOOK_RETENTION_DAYS:-7}",
+      description =
+          "Days after its event a finished webhook delivery (delivered, failed, cancelled) stays"
+              + " in the delivery log before it is deleted; 1 to 3650 (default ${DEFAULT-VALUE}).")
+  int webhookRetentionDays;
+
+  @Option(
       names = "--bootstrap-workspace",
       defaultValue = "${env:AGENTAUTH_BOOTSTRAP_WORKSPACE:-ws_local}",
       description = "Workspace created at start if absent (default ${DEFAULT-VALUE}).")
@@ -301,9 +310,9 @@ public final class ServerMain implements Callable<Integer> {
       names = "--memory-store-max-bytes",
       defaultValue = "${env:AGENTAUTH_MEMORY_STORE_MAX_BYTES:-0}",
       description =
-          "With --store memory: the estimated bytes of receipts, idempotency records, nonces and"
-              + " escalations kept before the oldest are evicted (gone for good); 0 = a quarter of"
-              + " the maximum heap (default).")
+          "With --store memory: the estimated bytes of receipts, idempotency records, nonces,"
+              + " escalations and webhook deliveries kept before the oldest are evicted (gone for"
+              + " good); 0 = a quarter of the maximum heap (default).")
   long memoryStoreMaxBytes;
 
   @Spec CommandSpec spec;
@@ -494,6 +503,12 @@ public final class ServerMain implements Callable<Integer> {
       b.publicUrl(publicUrl);
     }
     b.webhooksAllowLoopback(webhooksAllowLoopback);
+    if (webhookRetentionDays < 1 || webhookRetentionDays > 3650) {
+      throw new IllegalArgumentException(
+          "--webhook-retention-days must be 1 to 3650, got " + webhookRetentionDays);
+    }
+    b.webhookSettings(
+        DeliveryWorker.Settings.DEFAULT.withRetention(Duration.ofDays(webhookRetentionDays)));
     if (bootstrapApiKey != null && !bootstrapApiKey.isBlank()) {
       b.apiKey(bootstrapApiKey);
     }

@@ -210,6 +210,137 @@ class WebhooksIT {
     }
   }
 
+  /** Waits until the newest delivery of {@code path} has {@code status}. */
+  private static JsonNode awaitStatus(ServerHarness h, String path, String status)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (true) {
+      JsonNode d = h.get(path).body().path("deliveries").get(0);
+      if (d.path("status").asText().equals(status)) {
+        return d;
+      }
+      assertThat(System.nanoTime()).as("%s in time: %s", status, d).isLessThan(deadline);
+      Thread.sleep(20);
+    }
+  }
+
+  private static List<String> eventIds(ServerHarness h, String path) {
+    List<String> ids = new java.util.ArrayList<>();
+    h.get(path).body().path("deliveries").forEach(d -> ids.add(d.path("event_id").asText()));
+    return ids;
+  }
+
+  @Test
+  void finishedDeliveriesAreDeletedOnceTheirEventIsOlderThanTheRetentionPeriod() throws Exception {
+    try (ServerHarness h = server(true);
+        WebhookReceiver up = WebhookReceiver.ok();
+        WebhookReceiver down = WebhookReceiver.answering(n -> 503)) {
+      String upLog =
+          "/v1/webhooks/"
+              + createWebhook(h, up.url(), "[\"escalation.created\"]").path("id").asText()
+              + "/deliveries";
+      String downLog =
+          "/v1/webhooks/"
+              + createWebhook(h, down.url(), "[\"escalation.created\"]").path("id").asText()
+              + "/deliveries";
+      String auth =
+          authorize(
+              h,
+              "{\"scopes\":[{\"name\":\"pay.send\"}],\"requires_escalation_for\":[\"pay.send\"]}");
+      escalate(h, auth, "invoice:1"); // event 1, now
+      String first = up.take(1, WAIT).get(0).eventId();
+      awaitAttempts(h, downLog, 1);
+      h.clock.advance(Duration.ofHours(25)); // the failing receiver's next attempt gives up
+      awaitStatus(h, downLog, "failed");
+      awaitStatus(h, upLog, "delivered");
+      escalate(h, auth, "invoice:2"); // event 2, 25 hours later
+      String second = up.take(1, WAIT).get(0).eventId();
+      awaitAttempts(h, downLog, 1);
+      assertThat(eventIds(h, upLog)).containsExactly(second, first);
+
+      // Seven days and one hour after event 1, six days after event 2 (the server's clock).
+      h.clock.advance(Duration.ofDays(6));
+      awaitStatus(h, downLog, "failed"); // event 2 has given up too
+      h.server.webhookWorker().prune();
+
+      assertThat(eventIds(h, upLog)).containsExactly(second);
+      assertThat(eventIds(h, downLog)).containsExactly(second);
+      assertThat(h.server.webhookWorker().prune()).isZero();
+    }
+  }
+
+  /** A metric's value from {@code /metrics}: {@code name} with its labels, if any. */
+  private static double metric(ServerHarness h, String name) {
+    String text = h.send("GET", "/metrics", null, null, Map.of()).raw();
+    for (String line : text.split("\n")) {
+      if (line.startsWith(name + " ")) {
+        return Double.parseDouble(line.substring(name.length() + 1).trim());
+      }
+    }
+    throw new AssertionError(name + " not in /metrics:\n" + text);
+  }
+
+  /** Polls (which measures the outbox) until {@code name} reads {@code value}. */
+  private static void awaitMetric(ServerHarness h, String name, double value)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (true) {
+      h.server.webhookWorker().poll();
+      double now = metric(h, name);
+      if (now == value) {
+        return;
+      }
+      assertThat(System.nanoTime()).as("%s = %s, not %s", name, now, value).isLessThan(deadline);
+      Thread.sleep(20);
+    }
+  }
+
+  @Test
+  void metricsCountAttemptsByOutcomeDeliveriesEndedTheOutboxAndTheLatency() throws Exception {
+    try (ServerHarness h = server(true);
+        WebhookReceiver receiver = WebhookReceiver.answering(n -> n == 1 ? 500 : 204)) {
+      assertThat(metric(h, "agentauth_webhook_pending")).isZero();
+      assertThat(metric(h, "agentauth_webhook_oldest_pending_seconds")).isZero();
+      JsonNode hook = createWebhook(h, receiver.url(), "[\"escalation.created\"]");
+      String path = "/v1/webhooks/" + hook.path("id").asText() + "/deliveries";
+      String auth =
+          authorize(
+              h,
+              "{\"scopes\":[{\"name\":\"pay.send\"}],\"requires_escalation_for\":[\"pay.send\"]}");
+      escalate(h, auth, "invoice:1");
+      receiver.take(1, WAIT);
+      awaitAttempts(h, path, 1);
+
+      // The retry waits at least 5 s (half of 10 s at most taken off): 4 s on, still pending.
+      h.clock.advance(Duration.ofSeconds(4));
+      awaitMetric(h, "agentauth_webhook_oldest_pending_seconds", 4.0);
+      assertThat(metric(h, "agentauth_webhook_pending")).isEqualTo(1.0);
+      assertThat(metric(h, "agentauth_webhook_attempts_total{outcome=\"http_error\"}"))
+          .isEqualTo(1.0);
+      assertThat(metric(h, "agentauth_webhook_attempts_total{outcome=\"success\"}")).isZero();
+      assertThat(metric(h, "agentauth_webhook_deliveries_finished_total{status=\"delivered\"}"))
+          .isZero();
+
+      h.clock.advance(Duration.ofSeconds(6)); // 10 s after the event: the retry is due
+      receiver.take(1, WAIT);
+      awaitStatus(h, path, "delivered");
+      awaitMetric(h, "agentauth_webhook_pending", 0.0);
+      assertThat(metric(h, "agentauth_webhook_oldest_pending_seconds")).isZero();
+      assertThat(metric(h, "agentauth_webhook_attempts_total{outcome=\"success\"}")).isEqualTo(1.0);
+      assertThat(metric(h, "agentauth_webhook_attempts_total{outcome=\"http_error\"}"))
+          .isEqualTo(1.0);
+      assertThat(metric(h, "agentauth_webhook_attempts_total{outcome=\"timeout\"}")).isZero();
+      assertThat(metric(h, "agentauth_webhook_deliveries_finished_total{status=\"delivered\"}"))
+          .isEqualTo(1.0);
+      assertThat(metric(h, "agentauth_webhook_deliveries_finished_total{status=\"failed\"}"))
+          .isZero();
+      assertThat(metric(h, "agentauth_webhook_attempt_seconds_count")).isEqualTo(2.0);
+      // Delivered 10 s after its event, by the server's clock.
+      assertThat(metric(h, "agentauth_webhook_delivery_latency_seconds_count")).isEqualTo(1.0);
+      assertThat(metric(h, "agentauth_webhook_delivery_latency_seconds_sum")).isEqualTo(10.0);
+    }
+  }
+
   @Test
   void aSlowReceiverDelaysNeitherChecksNorAnotherReceiver() throws Exception {
     try (ServerHarness h = server(true);

@@ -10,10 +10,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What bounds a {@link MemoryStore}: the estimated heap of the records a check can create —
- * receipts, idempotency records, confirmation nonces and escalations — kept in the order they were
- * committed, the oldest evicted first once the total passes {@link #maxBytes}. Everything else in
- * the store (workspaces, keys, authorizations, bundles, tombstones, counters) is created by keys
- * that manage the workspace, not by checks, and is not evicted.
+ * receipts, idempotency records, confirmation nonces, escalations and webhook deliveries — kept in
+ * the order they were committed, the oldest evicted first once the total passes {@link #maxBytes}.
+ * Everything else in the store (workspaces, keys, authorizations, bundles, tombstones, counters) is
+ * created by keys that manage the workspace, not by checks, and is not evicted.
  *
  * <p>An evicted record is gone: a receipt can no longer be fetched (nor signed, if it was still
  * pending), a retried request whose idempotency record was evicted runs again, an evicted nonce or
@@ -31,10 +31,14 @@ final class MemoryBudget {
     RECEIPT,
     IDEMPOTENCY,
     NONCE,
-    ESCALATION
+    ESCALATION,
+    DELIVERY
   }
 
-  /** One committed record: its kind, its map key, its workspace (receipts, escalations). */
+  /**
+   * One committed record: its kind, its map key (a delivery's event id), and its workspace
+   * (receipts, escalations) or webhook (deliveries).
+   */
   record Entry(Kind kind, String workspaceId, String key) {}
 
   private final long maxBytes;
@@ -117,8 +121,9 @@ final class MemoryBudget {
     lastWarning = now;
     log.warn(
         "memory store full ({} MiB of records): evicted the {} oldest receipts, idempotency"
-            + " records, nonces and escalations since the last note (receipts {}, idempotency {},"
-            + " nonces {}, escalations {} in all); evicted records are gone. The memory store is"
+            + " records, nonces, escalations and webhook deliveries since the last note (receipts {},"
+            + " idempotency {}, nonces {}, escalations {}, webhook deliveries {} in all); evicted"
+            + " records are gone. The memory store is"
             + " for tests and demos: use --store sqlite:... or postgres:... to keep receipts, or"
             + " raise --memory-store-max-bytes.",
         maxBytes >> 20,
@@ -126,7 +131,8 @@ final class MemoryBudget {
         evicted.get(Kind.RECEIPT),
         evicted.get(Kind.IDEMPOTENCY),
         evicted.get(Kind.NONCE),
-        evicted.get(Kind.ESCALATION));
+        evicted.get(Kind.ESCALATION),
+        evicted.get(Kind.DELIVERY));
     evictedSinceWarning = 0;
   }
 
@@ -181,5 +187,18 @@ final class MemoryBudget {
         + chars(e.escalationTo())
         + chars(e.resolvedBy())
         + chars(e.note());
+  }
+
+  static long size(WebhookDeliveryRow d) {
+    return 10 * OBJECT
+        + chars(d.workspaceId())
+        + 2 * chars(d.webhookId())
+        + 2 * chars(d.eventId())
+        + chars(d.type())
+        + chars(d.payload())
+        + chars(d.authorizationId())
+        + chars(d.subjectId())
+        + chars(d.status())
+        + chars(d.lastError());
   }
 }

@@ -27,9 +27,9 @@ import java.util.function.Predicate;
  * A {@link Store} held in memory, for tests and embedding. Transactions are serialized by one lock
  * and every write records its inverse, so a transaction whose work throws leaves no trace.
  *
- * <p>Bounded: the records checks create (receipts, idempotency records, nonces, escalations) are
- * kept within an estimated number of bytes, the oldest evicted first ({@link MemoryBudget}), so a
- * flood of checks cannot exhaust the heap. Evicted records are gone.
+ * <p>Bounded: the records checks create (receipts, idempotency records, nonces, escalations,
+ * webhook deliveries) are kept within an estimated number of bytes, the oldest evicted first
+ * ({@link MemoryBudget}), so a flood of checks cannot exhaust the heap. Evicted records are gone.
  */
 public final class MemoryStore implements Store {
   private final ReentrantLock lock = new ReentrantLock();
@@ -96,7 +96,10 @@ public final class MemoryStore implements Store {
     return evicted(MemoryBudget.Kind.RECEIPT);
   }
 
-  /** Records evicted so far: receipts, idempotency records, nonces and escalations. */
+  /**
+   * Records evicted so far: receipts, idempotency records, nonces, escalations and webhook
+   * deliveries.
+   */
   public long evictedRecords() {
     long n = 0;
     for (MemoryBudget.Kind k : MemoryBudget.Kind.values()) {
@@ -169,6 +172,7 @@ public final class MemoryStore implements Store {
             case IDEMPOTENCY -> evictIdempotency(e);
             case NONCE -> evictNonce(e);
             case ESCALATION -> evictEscalation(e);
+            case DELIVERY -> tx.evictDelivery(e.workspaceId(), e.key());
           };
       if (freed > 0) {
         budget.evicted(e, freed);
@@ -292,6 +296,16 @@ public final class MemoryStore implements Store {
   private final class MemoryTx extends MemoryWebhooks implements Tx {
     MemoryTx() {
       super(undo);
+    }
+
+    @Override
+    void deliveryAdded(WebhookDeliveryRow d, long size) {
+      added(MemoryBudget.Kind.DELIVERY, d.webhookId(), d.eventId(), size);
+    }
+
+    @Override
+    void deliveriesResized(long delta) {
+      resized(delta);
     }
 
     @Override

@@ -76,4 +76,26 @@ public interface WebhookTx extends OutboxTx {
 
   /** Ends every lease (a single-process store at start: no other worker can hold one). */
   int releaseWebhookLeases();
+
+  /**
+   * Deletes up to {@code limit} finished deliveries — delivered, failed or cancelled — whose event
+   * happened before {@code eventBefore}, in no particular order, and returns how many it deleted
+   * (fewer than {@code limit}: none is left, unless another transaction held some). Pending
+   * deliveries are never deleted; rows another transaction holds are skipped.
+   */
+  int pruneWebhookDeliveries(Instant eventBefore, int limit);
+
+  /**
+   * The outbox as the metrics show it.
+   *
+   * @param pending deliveries still pending whose event has happened, counted up to a bound
+   * @param oldestEvent when the event of the oldest of them happened; null when there is none
+   */
+  record Outbox(long pending, Instant oldestEvent) {}
+
+  /**
+   * The pending deliveries whose event happened by {@code now} (an expiry not yet reached is not
+   * counted), at most {@code atMost} of them counted.
+   */
+  Outbox webhookOutbox(Instant now, long atMost);
 }

@@ -7,6 +7,7 @@ import dev.agentauth.server.service.WebhookEvents;
 import dev.agentauth.server.service.WebhookTargets;
 import dev.agentauth.server.store.Store;
 import dev.agentauth.server.store.WebhookDeliveryRow;
+import dev.agentauth.server.store.WebhookTx;
 import dev.agentauth.server.store.WebhookTx.Attempt;
 import dev.agentauth.server.store.WebhookTx.Claimed;
 import java.io.IOException;
@@ -29,6 +30,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,12 +61,27 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Targets are checked again before every attempt, on the addresses the connection will use: the
  * client resolves names through {@link WebhookTargets}, so a name that now resolves to a private
- * address is refused without a connection. Thread-safe.
+ * address is refused without a connection.
+ *
+ * <p>Retention: every {@link #PRUNE_INTERVAL} the worker deletes the finished deliveries
+ * (delivered, failed, cancelled) whose event is older than {@link Settings#retention}, by the
+ * server's clock, {@link #PRUNE_BATCH} per short transaction; a full batch queues the next one
+ * behind the polls already due, so pruning a large backlog never holds up sending. Each poll also
+ * measures the outbox for {@link DeliveryMetrics}. Thread-safe.
  */
 public final class DeliveryWorker implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DeliveryWorker.class);
   private static final MediaType JSON = MediaType.get("application/json");
   private static final int MAX_ERROR = 300;
+
+  /** How often finished deliveries past the retention period are looked for. */
+  public static final Duration PRUNE_INTERVAL = Duration.ofMinutes(1);
+
+  /** Finished deliveries deleted at most per transaction. */
+  public static final int PRUNE_BATCH = 500;
+
+  /** Pending deliveries counted at most for the metrics. */
+  static final long OUTBOX_COUNT_LIMIT = 100_000;
 
   /**
    * How the worker paces itself.
@@ -77,6 +94,7 @@ public final class DeliveryWorker implements AutoCloseable {
    * @param lease how long a leased delivery stays another worker's; longer than {@code timeout}
    * @param perWebhookInFlight attempts in flight to one webhook at most
    * @param batch deliveries leased at most per poll
+   * @param retention how long after its event a finished delivery is kept in the delivery log
    */
   public record Settings(
       Duration pollInterval,
@@ -86,7 +104,8 @@ public final class DeliveryWorker implements AutoCloseable {
       Duration giveUpAfter,
       Duration lease,
       int perWebhookInFlight,
-      int batch) {
+      int batch,
+      Duration retention) {
 
     public static final Settings DEFAULT =
         new Settings(
@@ -97,7 +116,8 @@ public final class DeliveryWorker implements AutoCloseable {
             Duration.ofHours(24),
             Duration.ofSeconds(60),
             4,
-            32);
+            32,
+            Duration.ofDays(7));
 
     public Settings {
       if (lease.compareTo(timeout.multipliedBy(2)) < 0) {
@@ -107,12 +127,37 @@ public final class DeliveryWorker implements AutoCloseable {
       if (perWebhookInFlight < 1 || batch < 1) {
         throw new IllegalArgumentException("in-flight bound and batch must be at least 1");
       }
+      if (retention.isNegative() || retention.isZero()) {
+        throw new IllegalArgumentException("the retention must be positive, got " + retention);
+      }
     }
 
     /** These settings polling every {@code interval}. */
     public Settings withPollInterval(Duration interval) {
       return new Settings(
-          interval, timeout, retryBase, retryCap, giveUpAfter, lease, perWebhookInFlight, batch);
+          interval,
+          timeout,
+          retryBase,
+          retryCap,
+          giveUpAfter,
+          lease,
+          perWebhookInFlight,
+          batch,
+          retention);
+    }
+
+    /** These settings keeping finished deliveries {@code period} after their event. */
+    public Settings withRetention(Duration period) {
+      return new Settings(
+          pollInterval,
+          timeout,
+          retryBase,
+          retryCap,
+          giveUpAfter,
+          lease,
+          perWebhookInFlight,
+          batch,
+          period);
     }
   }
 
@@ -122,6 +167,7 @@ public final class DeliveryWorker implements AutoCloseable {
   private final WebhookEvents events;
   private final WebhookTargets targets;
   private final Settings settings;
+  private final DeliveryMetrics metrics;
   private final String owner;
   private final OkHttpClient http;
   private final ExecutorService dispatcherThreads;
@@ -134,6 +180,7 @@ public final class DeliveryWorker implements AutoCloseable {
    * @param now the server's clock (due times, backoff, giving up)
    * @param wallClock the real clock: the signature's {@code t=} (receivers compare it with their
    *     own) and leases (which guard against other processes, whatever a test clock says)
+   * @param metrics where attempts, deliveries ended and the outbox are counted
    */
   public DeliveryWorker(
       Store store,
@@ -141,13 +188,15 @@ public final class DeliveryWorker implements AutoCloseable {
       Clock wallClock,
       WebhookEvents events,
       WebhookTargets targets,
-      Settings settings) {
+      Settings settings,
+      DeliveryMetrics metrics) {
     this.store = store;
     this.now = now;
     this.wallClock = wallClock;
     this.events = events;
     this.targets = targets;
     this.settings = settings;
+    this.metrics = metrics;
     byte[] id = new byte[8];
     random.nextBytes(id);
     this.owner = "worker_" + HexFormat.of().formatHex(id);
@@ -215,7 +264,40 @@ public final class DeliveryWorker implements AutoCloseable {
     }
     long ms = settings.pollInterval().toMillis();
     poller.scheduleWithFixedDelay(this::pollGuarded, ms, ms, TimeUnit.MILLISECONDS);
+    poller.scheduleWithFixedDelay(
+        this::pruneGuarded, ms, PRUNE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     return this;
+  }
+
+  private void pruneGuarded() {
+    try {
+      if (prune() == PRUNE_BATCH && !closed) {
+        poller.execute(this::pruneGuarded); // more to delete: after the polls already due
+      }
+    } catch (RejectedExecutionException e) {
+      // closed meanwhile: nothing more to delete in this process
+    } catch (RuntimeException e) {
+      log.warn(
+          "deleting old webhook deliveries failed ({}); trying again in {}",
+          e.toString(),
+          PRUNE_INTERVAL);
+    }
+  }
+
+  /**
+   * Deletes up to {@link #PRUNE_BATCH} finished deliveries whose event is older than the retention
+   * period, in one short transaction, and returns how many (tests call it to skip the wait).
+   */
+  public int prune() {
+    if (closed) {
+      return 0;
+    }
+    Instant before = now.get().minus(settings.retention());
+    int n = store.inTransaction(tx -> tx.pruneWebhookDeliveries(before, PRUNE_BATCH));
+    if (n > 0) {
+      log.debug("deleted {} finished webhook deliveries of events before {}", n, before);
+    }
+    return n;
   }
 
   private void pollGuarded() {
@@ -227,11 +309,33 @@ public final class DeliveryWorker implements AutoCloseable {
     }
   }
 
-  /** Leases the due deliveries and starts their attempts (tests call it to skip the wait). */
+  /**
+   * Leases the due deliveries and starts their attempts, then measures the outbox for the metrics
+   * (tests call it to skip the wait).
+   */
   public void poll() {
     if (closed) {
       return;
     }
+    try {
+      claimAndSend();
+    } finally {
+      measureOutbox();
+    }
+  }
+
+  private void measureOutbox() {
+    Instant at = now.get();
+    try {
+      WebhookTx.Outbox o = store.read(tx -> tx.webhookOutbox(at, OUTBOX_COUNT_LIMIT));
+      metrics.outbox(
+          o.pending(), o.oldestEvent() == null ? null : Duration.between(o.oldestEvent(), at));
+    } catch (RuntimeException e) {
+      log.debug("measuring the webhook outbox failed; the metrics keep the last figures", e);
+    }
+  }
+
+  private void claimAndSend() {
     Set<String> full = fullWebhooks();
     Instant at = now.get();
     Instant wall = wallClock.instant();
@@ -288,6 +392,7 @@ public final class DeliveryWorker implements AutoCloseable {
     }
     Optional<WebhookTargets.Refusal> refused = checkUrl(c.url());
     if (refused.isPresent()) {
+      metrics.attempted(DeliveryMetrics.Outcome.REFUSED, null);
       finished(d, null, "refused target: " + refused.get().rule());
       return;
     }
@@ -302,6 +407,7 @@ public final class DeliveryWorker implements AutoCloseable {
             .header("User-Agent", "agentauth-webhooks/1")
             .post(RequestBody.create(bytes, JSON))
             .build();
+    long started = System.nanoTime();
     http.newCall(request)
         .enqueue(
             new Callback() {
@@ -309,6 +415,11 @@ public final class DeliveryWorker implements AutoCloseable {
               public void onResponse(Call call, Response response) {
                 try (response) {
                   int code = response.code();
+                  metrics.attempted(
+                      code >= 200 && code < 300
+                          ? DeliveryMetrics.Outcome.SUCCESS
+                          : DeliveryMetrics.Outcome.HTTP_ERROR,
+                      Duration.ofNanos(System.nanoTime() - started));
                   finished(
                       d,
                       code,
@@ -322,6 +433,7 @@ public final class DeliveryWorker implements AutoCloseable {
 
               @Override
               public void onFailure(Call call, IOException e) {
+                metrics.attempted(outcome(e), Duration.ofNanos(System.nanoTime() - started));
                 finished(d, null, describe(e));
               }
             });
@@ -337,6 +449,15 @@ public final class DeliveryWorker implements AutoCloseable {
       return targets.check(url);
     }
     return Optional.empty();
+  }
+
+  private static DeliveryMetrics.Outcome outcome(IOException e) {
+    if (e instanceof RefusedTarget) {
+      return DeliveryMetrics.Outcome.REFUSED;
+    }
+    return e instanceof InterruptedIOException
+        ? DeliveryMetrics.Outcome.TIMEOUT
+        : DeliveryMetrics.Outcome.NETWORK_ERROR;
   }
 
   private static String describe(IOException e) {
@@ -372,8 +493,10 @@ public final class DeliveryWorker implements AutoCloseable {
         return null;
       }
     }
-    record(
-        new Attempt(d.webhookId(), d.eventId(), owner, at, false, null, null, "cancelled", null));
+    if (record(
+        new Attempt(d.webhookId(), d.eventId(), owner, at, false, null, null, "cancelled", null))) {
+      metrics.finished("cancelled", null);
+    }
     return null;
   }
 
@@ -392,7 +515,11 @@ public final class DeliveryWorker implements AutoCloseable {
         status = tooOld ? "failed" : "pending";
         next = tooOld ? null : next;
       }
-      record(new Attempt(d.webhookId(), d.eventId(), owner, at, true, code, error, status, next));
+      if (record(
+              new Attempt(d.webhookId(), d.eventId(), owner, at, true, code, error, status, next))
+          && next == null) {
+        metrics.finished(status, Duration.between(d.eventCreatedAt(), at));
+      }
     } finally {
       AtomicInteger n = inFlight.get(d.webhookId());
       if (n != null) {
@@ -416,17 +543,19 @@ public final class DeliveryWorker implements AutoCloseable {
     return Duration.ofMillis(full - jitter);
   }
 
-  private void record(Attempt a) {
+  /** Records {@code a}; false when it was not (closed, the lease lost, the store failing). */
+  private boolean record(Attempt a) {
     if (closed) {
-      return; // the lease ends by itself, and the attempt is made again
+      return false; // the lease ends by itself, and the attempt is made again
     }
     try {
-      if (!store.inTransaction(tx -> tx.recordWebhookAttempt(a))) {
-        log.warn(
-            "webhook delivery {} to {}: the lease ended before the attempt was recorded",
-            a.eventId(),
-            a.webhookId());
+      if (store.inTransaction(tx -> tx.recordWebhookAttempt(a))) {
+        return true;
       }
+      log.warn(
+          "webhook delivery {} to {}: the lease ended before the attempt was recorded",
+          a.eventId(),
+          a.webhookId());
     } catch (RuntimeException e) {
       log.warn(
           "recording webhook delivery {} to {} failed ({}); it is sent again when its lease ends",
@@ -434,6 +563,7 @@ public final class DeliveryWorker implements AutoCloseable {
           a.webhookId(),
           e.toString());
     }
+    return false;
   }
 
   /** Stops polling and abandons attempts under way (their leases end; they are sent again). */

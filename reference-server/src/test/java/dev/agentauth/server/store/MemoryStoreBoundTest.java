@@ -15,7 +15,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The memory store's bound (issue 25 item 8): what it counts, and that the oldest go first. */
+/**
+ * The memory store's bound (issue 25 item 8): what it counts (webhook deliveries too), and that the
+ * oldest go first.
+ */
 class MemoryStoreBoundTest {
   private static final String WS = "ws_a";
 
@@ -158,6 +161,106 @@ class MemoryStoreBoundTest {
     store.inTransaction((Tx tx) -> tx.purgeIdempotency(at(10)));
 
     assertThat(store.heldBytes()).isZero();
+  }
+
+  private static final String HOOK = "wh_1";
+
+  private static WebhookEvent webhookEvent(int n) {
+    return new WebhookEvent(
+        WS,
+        "evt_" + ulid(n),
+        "escalation.created",
+        at(n),
+        "{\"payload\":\"" + "x".repeat(500) + "\"}",
+        authId(1),
+        "esc_" + n,
+        at(n));
+  }
+
+  private static MemoryStore storeWithWebhook(long maxBytes) {
+    MemoryStore store = new MemoryStore(maxBytes);
+    store.inTransaction(
+        tx -> {
+          tx.insertWebhook(
+              new WebhookRow(
+                  WS,
+                  HOOK,
+                  "https://hooks.example/a",
+                  List.of("escalation.created"),
+                  new byte[32],
+                  at(0)));
+          return null;
+        });
+    return store;
+  }
+
+  private static void enqueue(MemoryStore store, int from, int to) {
+    for (int i = from; i < to; i++) {
+      WebhookEvent e = webhookEvent(i);
+      store.inTransaction(
+          tx -> {
+            tx.enqueueWebhookEvent(e);
+            return null;
+          });
+    }
+  }
+
+  private static List<String> deliveries(MemoryStore store) {
+    return store
+        .inTransaction((Tx tx) -> tx.listWebhookDeliveries(WS, HOOK, PageRequest.first(100)))
+        .items()
+        .stream()
+        .map(WebhookDeliveryRow::eventId)
+        .toList();
+  }
+
+  @Test
+  void webhookDeliveriesCountAgainstTheBoundAndPrunedOnesLeaveIt() {
+    MemoryStore store = storeWithWebhook(1_000_000);
+    long pendingSize = MemoryBudget.size(WebhookDeliveryRow.of(webhookEvent(1), HOOK));
+    enqueue(store, 1, 2);
+    assertThat(store.heldBytes()).isEqualTo(pendingSize);
+
+    List<WebhookTx.Claimed> claimed =
+        store.inTransaction(
+            tx -> tx.claimWebhookDeliveries(at(10), at(10), at(70), "w", java.util.Set.of(), 10));
+    WebhookTx.Attempt delivered =
+        new WebhookTx.Attempt(
+            HOOK, "evt_" + ulid(1), "w", at(11), true, 204, null, "delivered", null);
+    store.inTransaction(tx -> tx.recordWebhookAttempt(delivered));
+    assertThat(store.heldBytes())
+        .isEqualTo(MemoryBudget.size(claimed.get(0).delivery().after(delivered)));
+
+    assertThat(store.inTransaction((Tx tx) -> tx.pruneWebhookDeliveries(at(100), 10))).isEqualTo(1);
+    assertThat(store.heldBytes()).isZero();
+    assertThat(store.evictedRecords()).isZero();
+
+    // Deleting a webhook frees its deliveries too.
+    enqueue(store, 2, 4);
+    assertThat(store.heldBytes()).isEqualTo(2 * pendingSize);
+    store.inTransaction((Tx tx) -> tx.deleteWebhook(WS, HOOK));
+    assertThat(store.heldBytes()).isZero();
+  }
+
+  @Test
+  void theOldestWebhookDeliveriesAreEvictedPastTheBound() {
+    long size = MemoryBudget.size(WebhookDeliveryRow.of(webhookEvent(1), HOOK));
+    MemoryStore store = storeWithWebhook(3 * size);
+    enqueue(store, 1, 6);
+
+    assertThat(deliveries(store))
+        .containsExactly("evt_" + ulid(5), "evt_" + ulid(4), "evt_" + ulid(3));
+    assertThat(store.evictedRecords()).isEqualTo(2);
+    assertThat(store.heldBytes()).isEqualTo(3 * size);
+    // evicted deliveries are neither counted as pending nor leased any more
+    assertThat(store.inTransaction((Tx tx) -> tx.webhookOutbox(at(100), 100)).pending())
+        .isEqualTo(3);
+    assertThat(
+            store.inTransaction(
+                (Tx tx) ->
+                    tx.claimWebhookDeliveries(
+                        at(100), at(100), at(160), "w", java.util.Set.of(), 10)))
+        .hasSize(3);
   }
 
   @Test

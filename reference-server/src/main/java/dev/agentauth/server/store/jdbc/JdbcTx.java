@@ -29,6 +29,7 @@ import dev.agentauth.server.store.WebhookEvent;
 import dev.agentauth.server.store.WebhookRow;
 import dev.agentauth.server.store.WebhookTx.Attempt;
 import dev.agentauth.server.store.WebhookTx.Claimed;
+import dev.agentauth.server.store.WebhookTx.Outbox;
 import dev.agentauth.server.store.WorkspaceRow;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -210,6 +211,16 @@ abstract class JdbcTx implements Tx {
   @Override
   public int releaseWebhookLeases() {
     return webhookStatements().releaseLeases();
+  }
+
+  @Override
+  public int pruneWebhookDeliveries(Instant eventBefore, int limit) {
+    return webhookStatements().prune(eventBefore, limit);
+  }
+
+  @Override
+  public Outbox webhookOutbox(Instant now, long atMost) {
+    return webhookStatements().outbox(now, atMost);
   }
 
   // ---- what each database does its own way (SqliteTx, PostgresTx)

@@ -7,6 +7,7 @@ import dev.agentauth.server.store.WebhookEvent;
 import dev.agentauth.server.store.WebhookRow;
 import dev.agentauth.server.store.WebhookTx.Attempt;
 import dev.agentauth.server.store.WebhookTx.Claimed;
+import dev.agentauth.server.store.WebhookTx.Outbox;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
@@ -18,8 +19,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The webhook statements of a {@link JdbcTx} (tables of migration V11 on PostgreSQL, V12 on
- * SQLite). Secrets are sealed with the master key like signing seeds.
+ * The webhook statements of a {@link JdbcTx} (tables of migrations V11 and V12 on PostgreSQL, V12
+ * and V13 on SQLite). Secrets are sealed with the master key like signing seeds.
  */
 final class JdbcWebhooks {
   private static final String DELIVERY_COLUMNS =
@@ -265,6 +266,46 @@ final class JdbcWebhooks {
             a.eventId(),
             a.owner())
         > 0;
+  }
+
+  /**
+   * Deletes a batch of finished deliveries whose event is older than {@code eventBefore}, found
+   * through the index on (status, event_created_at) of migration V12 (PostgreSQL) / V13 (SQLite).
+   * PostgreSQL skips rows another instance's prune or worker holds.
+   */
+  int prune(Instant eventBefore, int limit) {
+    String finished =
+        " FROM webhook_deliveries WHERE status IN ('delivered', 'failed', 'cancelled')"
+            + " AND event_created_at < ? LIMIT ?";
+    String sql =
+        dialect == Dialect.POSTGRES
+            ? "DELETE FROM webhook_deliveries WHERE (webhook_id, event_id) IN"
+                + " (SELECT webhook_id, event_id"
+                + finished
+                + " FOR UPDATE SKIP LOCKED)"
+            : "DELETE FROM webhook_deliveries WHERE rowid IN (SELECT rowid" + finished + ")";
+    return tx.update(sql, eventBefore, limit);
+  }
+
+  Outbox outbox(Instant now, long atMost) {
+    long pending =
+        tx.one(
+                "SELECT count(*) FROM (SELECT 1 FROM webhook_deliveries WHERE status = 'pending'"
+                    + " AND event_created_at <= ? LIMIT ?) p",
+                rs -> rs.getLong(1),
+                now,
+                atMost)
+            .orElse(0L);
+    Instant oldest =
+        pending == 0
+            ? null
+            : tx.one(
+                    "SELECT event_created_at FROM webhook_deliveries WHERE status = 'pending'"
+                        + " AND event_created_at <= ? ORDER BY event_created_at LIMIT 1",
+                    rs -> instant(rs, 1),
+                    now)
+                .orElse(null);
+    return new Outbox(pending, oldest);
   }
 
   int releaseLeases() {
