@@ -2,6 +2,8 @@ package dev.agentauth.mcp;
 
 import dev.agentauth.client.AgentAuthClient;
 import dev.agentauth.client.FallbackPolicy;
+import dev.agentauth.guard.GuardedTool;
+import dev.agentauth.guard.ToolGuard;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
@@ -15,13 +17,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
-import java.util.regex.Pattern;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
@@ -128,9 +131,6 @@ public final class AgentAuthToolGuard {
   /** How long the guard waits for the user's answer to an elicitation by default: 2 minutes. */
   public static final Duration DEFAULT_CONFIRMATION_TIMEOUT = Duration.ofMinutes(2);
 
-  // Scope names (decisions §2): 1-200 of A-Z a-z 0-9 . _ - : /, not starting or ending with '.'.
-  private static final Pattern SCOPE_NAME = Pattern.compile("[A-Za-z0-9._\\-:/]{1,200}");
-
   private final AgentAuthClient client;
   private final UserIdSource userIdSource;
   private final AuthorizationResolver resolver;
@@ -140,6 +140,7 @@ public final class AgentAuthToolGuard {
   private final Map<String, ResourceBinding> bindings;
   private final Scheduler asyncScheduler;
   private final Duration visibilityCacheTtl;
+  private final ToolGuard core;
   private final GuardedCalls calls;
 
   private AgentAuthToolGuard(Builder b) {
@@ -155,19 +156,60 @@ public final class AgentAuthToolGuard {
     this.bindings = Map.copyOf(b.bindings);
     this.asyncScheduler = b.asyncScheduler;
     this.visibilityCacheTtl = b.visibilityCacheTtl;
+    this.core = core(b, defaultBinding, bindings);
     this.calls =
         new GuardedCalls(
-            b.client,
+            core,
             b.userIdSource,
-            b.resolver,
-            b.asyncResolver,
-            b.contextExtractor,
-            b.sessionIdExtractor,
-            b.estimatedCostExtractor,
-            b.listener,
             b.asyncScheduler,
-            b.nanoTime,
             b.elicitation ? new Confirmations(b.client, b.confirmationTimeout) : null);
+  }
+
+  /** The framework-neutral guard this one adapts: the MCP extractors see the call's ToolCall. */
+  private static ToolGuard core(
+      Builder b, ResourceBinding defaultBinding, Map<String, ResourceBinding> bindings) {
+    ToolGuard.Builder core =
+        ToolGuard.builder(b.client)
+            .scopeMapper(b.scopeMapper)
+            .defaultResourceBinding(defaultBinding.core())
+            .nanoTime(b.nanoTime)
+            .loggerName(AgentAuthToolGuard.class.getName());
+    bindings.forEach((tool, binding) -> core.resourceBinding(tool, binding.core()));
+    if (b.asyncResolver != null) {
+      core.asyncAuthorizationResolver(b.asyncResolver::resolve);
+    } else {
+      core.authorizationResolver(b.resolver::resolve);
+    }
+    if (b.contextExtractor != null) {
+      Function<ToolCall, Map<String, Object>> f = b.contextExtractor;
+      core.contextExtractor(call -> f.apply(ToolCall.of(call)));
+    }
+    if (b.sessionIdExtractor != null) {
+      Function<ToolCall, String> f = b.sessionIdExtractor;
+      core.sessionIdExtractor(call -> f.apply(ToolCall.of(call)));
+    }
+    if (b.estimatedCostExtractor != null) {
+      Function<ToolCall, Long> f = b.estimatedCostExtractor;
+      core.estimatedCostExtractor(call -> f.apply(ToolCall.of(call)));
+    }
+    if (b.listener != null) {
+      DecisionListener l = b.listener;
+      core.listener(
+          d ->
+              l.onDecision(
+                  new GuardDecision(
+                      d.toolName(),
+                      d.scope(),
+                      d.userId(),
+                      d.authorizationId(),
+                      d.decision(),
+                      d.reason(),
+                      d.latency(),
+                      d.receiptId(),
+                      d.local(),
+                      d.fallbackMode())));
+    }
+    return core.build();
   }
 
   /** Returns a builder; the client, the user id source and a resolver are required. */
@@ -359,61 +401,26 @@ public final class AgentAuthToolGuard {
   // ---- wrap-time checks -----------------------------------------------------------------------
 
   private GuardedCalls.Guarded prepare(Tool tool) {
-    String scope = scopeOf(tool);
-    ResourceBinding binding = bindings.getOrDefault(tool.name(), defaultBinding);
-    for (String placeholder : binding.placeholders()) {
-      boolean declared =
-          tool.inputSchema() != null
-              && tool.inputSchema().get("properties") instanceof Map<?, ?> properties
-              && properties.containsKey(placeholder);
-      if (!declared) {
-        throw new IllegalArgumentException(
-            "expected the input schema of tool \""
-                + tool.name()
-                + "\" to declare the top-level property \""
-                + placeholder
-                + "\" that its resource binding "
-                + binding
-                + " reads, found "
-                + (tool.inputSchema() == null
-                        || !(tool.inputSchema().get("properties") instanceof Map<?, ?> p)
-                    ? "no properties"
-                    : "properties " + new java.util.TreeSet<>(p.keySet()).toString()));
-      }
-    }
-    if (binding == ResourceBinding.argumentsDigest()
-        && tool.name().length() > ResourceBinding.MAX_DIGEST_TOOL_NAME) {
-      throw new IllegalArgumentException(
-          "expected a tool name of at most "
-              + ResourceBinding.MAX_DIGEST_TOOL_NAME
-              + " characters for the default resource binding (<tool>: + 43 characters, at most"
-              + " 256), found "
-              + tool.name().length()
-              + " for tool \""
-              + tool.name()
-              + "\"; give it a resourceBinding(...) of its own");
-    }
-    return new GuardedCalls.Guarded(tool, scope, binding);
-  }
-
-  private String scopeOf(Tool tool) {
     Objects.requireNonNull(tool, "spec.tool()");
-    String scope = scopeMapper.apply(tool.name());
-    if (scope == null
-        || !SCOPE_NAME.matcher(scope).matches()
-        || scope.startsWith(".")
-        || scope.endsWith(".")) {
-      throw new IllegalArgumentException(
-          "expected tool \""
-              + tool.name()
-              + "\" to map to a scope name of 1-200 characters from A-Z a-z 0-9 . _ - : /, not"
-              + " starting or ending with '.', found: "
-              + (scope == null ? "null" : "\"" + scope + "\""));
-    }
+    GuardedTool prepared = core.tool(tool.name(), declaredArguments(tool));
     if (userIdSource instanceof ArgumentUserIdSource a) {
       requireArgumentAllowed(tool, a.name());
     }
-    return scope;
+    return new GuardedCalls.Guarded(
+        tool, bindings.getOrDefault(tool.name(), defaultBinding), prepared);
+  }
+
+  /** The top-level properties the tool's input schema declares (none when it has no schema). */
+  private static Set<String> declaredArguments(Tool tool) {
+    if (tool.inputSchema() != null
+        && tool.inputSchema().get("properties") instanceof Map<?, ?> properties) {
+      Set<String> names = new HashSet<>();
+      for (Object key : properties.keySet()) {
+        names.add(String.valueOf(key));
+      }
+      return names;
+    }
+    return Set.of();
   }
 
   private static void requireArgumentAllowed(Tool tool, String argument) {
@@ -433,6 +440,17 @@ public final class AgentAuthToolGuard {
               + "\" argument the guard reads the user id from, found additionalProperties: false"
               + " without it; the MCP server would reject every call before the guard runs");
     }
+  }
+
+  /**
+   * Returns the framework-neutral guard this one adapts: the same client, resolver, scopes,
+   * resource bindings, extractors and listener, for in-process adapters that decide calls outside
+   * an MCP server (the Spring AI starter's {@code GuardedToolCallback}). Its extractors see an
+   * in-process call as a {@link ToolCall} with an empty transport context and no session; the user
+   * id comes from the adapter, not from this guard's {@link UserIdSource}.
+   */
+  public ToolGuard core() {
+    return core;
   }
 
   @Override

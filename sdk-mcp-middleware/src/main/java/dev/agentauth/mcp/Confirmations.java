@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,7 +79,8 @@ final class Confirmations {
    * Runs the sequence for one {@code confirm} result.
    *
    * @param recheck the re-check after an approval, mapped to an outcome
-   * @param onDeclined told when the user declined
+   * @param onDeclined called when the user declined: tells the listener, returns the declined
+   *     result
    */
   Mono<Outcome> ask(
       Tool tool,
@@ -89,7 +89,7 @@ final class Confirmations {
       CheckResult confirm,
       Elicitor elicitor,
       Supplier<Mono<Outcome>> recheck,
-      Consumer<CheckResult> onDeclined) {
+      Supplier<Outcome> onDeclined) {
     Outcome asBefore =
         new Outcome(DecisionResults.error(tool, DecisionResults.body(tool.name(), confirm)));
     String nonce = confirm.confirmNonce();
@@ -137,15 +137,7 @@ final class Confirmations {
                                       .decline(nonce, ConfirmationVia.MCP_ELICITATION, null))
                           .then()
                           .onErrorResume(e -> refused(tool, "decline", e))
-                          .then(
-                              Mono.fromSupplier(
-                                  () -> {
-                                    onDeclined.accept(confirm);
-                                    return new Outcome(
-                                        DecisionResults.error(
-                                            tool,
-                                            DecisionResults.declinedBody(tool.name(), confirm)));
-                                  }));
+                          .then(Mono.fromSupplier(onDeclined));
                   case NONE -> Mono.just(asBefore);
                 });
   }

@@ -1,25 +1,9 @@
 package dev.agentauth.mcp;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.agentauth.verifier.CanonicalizationException;
-import dev.agentauth.verifier.Canonicalizer;
-import java.io.ByteArrayOutputStream;
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
-import java.util.Base64;
-import java.util.Collections;
-import java.util.LinkedHashSet;
-import java.util.List;
+import dev.agentauth.guard.GuardCall;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
  * What one approval covers: how a guarded call becomes the {@code resource} of its check.
@@ -55,44 +39,25 @@ import java.util.regex.Pattern;
  * that an encoded value cannot contain (anything but {@code A-Z a-z 0-9 - . _ ~ %}), else two calls
  * could share a resource ({@code {a}{b}} with {@code 1,23} and {@code 12,3}).
  *
+ * <p>The same bindings serve every adapter: this class is the MCP guard's face of {@link
+ * dev.agentauth.guard.ResourceBinding}, whose extractors see a {@link ToolCall}.
+ *
  * <p>Immutable and thread-safe.
  */
 public final class ResourceBinding {
 
-  private static final ObjectMapper MAPPER = new ObjectMapper();
-  private static final ObjectMapper SORTED =
-      new ObjectMapper().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_\\-.]{1,128}");
-  private static final int MAX_RESOURCE_LENGTH = 256;
-
   /** The longest tool name whose digest resource fits the service's 256 characters. */
-  static final int MAX_DIGEST_TOOL_NAME = MAX_RESOURCE_LENGTH - 44;
+  static final int MAX_DIGEST_TOOL_NAME = dev.agentauth.guard.ResourceBinding.MAX_DIGEST_TOOL_NAME;
 
-  private static final ResourceBinding DIGEST = new ResourceBinding(Kind.DIGEST, null, null, null);
+  private static final ResourceBinding DIGEST =
+      new ResourceBinding(dev.agentauth.guard.ResourceBinding.argumentsDigest());
   private static final ResourceBinding UNBOUND =
-      new ResourceBinding(Kind.UNBOUND, null, null, null);
+      new ResourceBinding(dev.agentauth.guard.ResourceBinding.unbound());
 
-  private enum Kind {
-    DIGEST,
-    TEMPLATE,
-    EXTRACTOR,
-    UNBOUND
-  }
+  private final dev.agentauth.guard.ResourceBinding core;
 
-  /** A template part: literal text, or a placeholder naming a top-level argument. */
-  private record Part(String text, boolean placeholder) {}
-
-  private final Kind kind;
-  private final String template;
-  private final List<Part> parts;
-  private final Function<ToolCall, String> extractor;
-
-  private ResourceBinding(
-      Kind kind, String template, List<Part> parts, Function<ToolCall, String> extractor) {
-    this.kind = kind;
-    this.template = template;
-    this.parts = parts;
-    this.extractor = extractor;
+  private ResourceBinding(dev.agentauth.guard.ResourceBinding core) {
+    this.core = core;
   }
 
   /**
@@ -116,8 +81,7 @@ public final class ResourceBinding {
    *     placeholders not separated by a character outside {@code A-Z a-z 0-9 - . _ ~ %}
    */
   public static ResourceBinding template(String template) {
-    Objects.requireNonNull(template, "template");
-    return new ResourceBinding(Kind.TEMPLATE, template, parse(template), null);
+    return new ResourceBinding(dev.agentauth.guard.ResourceBinding.template(template));
   }
 
   /**
@@ -128,7 +92,8 @@ public final class ResourceBinding {
    */
   public static ResourceBinding extractor(Function<ToolCall, String> extractor) {
     return new ResourceBinding(
-        Kind.EXTRACTOR, null, null, Objects.requireNonNull(extractor, "extractor"));
+        dev.agentauth.guard.ResourceBinding.extractor(
+            new McpExtractor(Objects.requireNonNull(extractor, "extractor"))));
   }
 
   /**
@@ -143,26 +108,22 @@ public final class ResourceBinding {
 
   /** Returns the argument names a template reads, in order; empty for other bindings. */
   public Set<String> placeholders() {
-    if (parts == null) {
-      return Set.of();
-    }
-    Set<String> names = new LinkedHashSet<>();
-    for (Part p : parts) {
-      if (p.placeholder()) {
-        names.add(p.text());
-      }
-    }
-    return Collections.unmodifiableSet(names);
+    return core.placeholders();
   }
 
   /** Returns whether this is the {@link #unbound()} opt-out. */
   boolean isUnbound() {
-    return kind == Kind.UNBOUND;
+    return core.isUnbound();
   }
 
   /** Returns whether this binding reads every argument ({@link #argumentsDigest()}). */
   boolean bindsAllArguments() {
-    return kind != Kind.TEMPLATE;
+    return core.bindsAllArguments();
+  }
+
+  /** Returns the framework-neutral binding this one stands for. */
+  dev.agentauth.guard.ResourceBinding core() {
+    return core;
   }
 
   /**
@@ -174,233 +135,31 @@ public final class ResourceBinding {
    */
   public String resourceFor(ToolCall call) {
     Objects.requireNonNull(call, "call");
-    return switch (kind) {
-      case DIGEST -> call.toolName() + ":" + digest(call);
-      case TEMPLATE -> fill(call);
-      case EXTRACTOR -> extractor.apply(call);
-      case UNBOUND -> null;
-    };
-  }
-
-  private String fill(ToolCall call) {
-    StringBuilder out = new StringBuilder();
-    for (Part p : parts) {
-      if (!p.placeholder()) {
-        out.append(p.text());
-        continue;
-      }
-      String value = valueOf(call.arguments().get(p.text()));
-      if (value == null) {
-        throw new ResourceBindingException(
-            call.toolName(),
-            p.text(),
-            "expected argument \""
-                + p.text()
-                + "\" of tool \""
-                + call.toolName()
-                + "\" to be a non-empty string or an integer (resource template \""
-                + template
-                + "\"), found "
-                + describe(call.arguments().get(p.text()), call.arguments().containsKey(p.text())));
-      }
-      encode(value, out);
-    }
-    if (out.length() > MAX_RESOURCE_LENGTH) {
-      throw new ResourceBindingException(
-          call.toolName(),
-          null,
-          "expected the resource of tool \""
-              + call.toolName()
-              + "\" (template \""
-              + template
-              + "\") to be at most 256 characters, found "
-              + out.length());
-    }
-    return out.toString();
-  }
-
-  private static String valueOf(Object v) {
-    if (v instanceof String s) {
-      return s.isEmpty() ? null : s;
-    }
-    if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte) {
-      return v.toString();
-    }
-    if (v instanceof BigInteger b) {
-      return b.toString();
-    }
-    if (v instanceof BigDecimal d) {
-      try {
-        return d.toBigIntegerExact().toString();
-      } catch (ArithmeticException e) {
-        return null;
-      }
-    }
-    return null;
-  }
-
-  private static String describe(Object v, boolean present) {
-    if (!present) {
-      return "no such argument";
-    }
-    if (v == null) {
-      return "null";
-    }
-    if (v instanceof String) {
-      return "an empty string";
-    }
-    if (v instanceof Boolean) {
-      return "a boolean";
-    }
-    if (v instanceof Number) {
-      return "a fraction";
-    }
-    if (v instanceof java.util.Map) {
-      return "an object";
-    }
-    if (v instanceof java.util.Collection) {
-      return "an array";
-    }
-    return "a " + v.getClass().getSimpleName();
-  }
-
-  private static void encode(String value, StringBuilder out) {
-    for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
-      int c = b & 0xff;
-      if (unreserved(c)) {
-        out.append((char) c);
-      } else {
-        out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)));
-        out.append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
-      }
-    }
-  }
-
-  private static boolean unreserved(int c) {
-    return (c >= 'A' && c <= 'Z')
-        || (c >= 'a' && c <= 'z')
-        || (c >= '0' && c <= '9')
-        || c == '-'
-        || c == '.'
-        || c == '_'
-        || c == '~';
-  }
-
-  private static List<Part> parse(String template) {
-    if (template.isEmpty() || template.length() > MAX_RESOURCE_LENGTH) {
-      throw new IllegalArgumentException(
-          "expected a resource template of 1-256 characters, found " + template.length());
-    }
-    List<Part> parts = new ArrayList<>();
-    StringBuilder literal = new StringBuilder();
-    boolean placeholderSeen = false;
-    boolean separated = true; // whether a separating character came since the last placeholder
-    int i = 0;
-    while (i < template.length()) {
-      char c = template.charAt(i);
-      if (c == '}') {
-        throw malformed(template, "a '}' at index " + i + " without its '{'");
-      }
-      if (c != '{') {
-        literal.append(c);
-        if (c != '%' && !unreserved(c)) {
-          separated = true;
-        }
-        i++;
-        continue;
-      }
-      int end = template.indexOf('}', i + 1);
-      if (end < 0) {
-        throw malformed(template, "a '{' at index " + i + " without its '}'");
-      }
-      String name = template.substring(i + 1, end);
-      if (!NAME.matcher(name).matches()) {
-        throw malformed(
-            template,
-            "placeholder \"{"
-                + name
-                + "}\": a placeholder names a top-level argument, 1-128 of A-Z a-z 0-9 _ - .");
-      }
-      if (placeholderSeen && !separated) {
-        throw malformed(
-            template,
-            "placeholder \"{"
-                + name
-                + "}\" follows the previous one with no separator: put a character other than"
-                + " A-Z a-z 0-9 - . _ ~ % between them (e.g. '/' or ':'), else two calls could"
-                + " share a resource");
-      }
-      if (literal.length() > 0) {
-        parts.add(new Part(literal.toString(), false));
-        literal.setLength(0);
-      }
-      parts.add(new Part(name, true));
-      placeholderSeen = true;
-      separated = false;
-      i = end + 1;
-    }
-    if (literal.length() > 0) {
-      parts.add(new Part(literal.toString(), false));
-    }
-    if (!placeholderSeen) {
-      throw malformed(
-          template,
-          "no placeholder: a template without one gives every call the same resource; use"
-              + " ResourceBinding.unbound() to opt out on purpose");
-    }
-    return List.copyOf(parts);
-  }
-
-  private static IllegalArgumentException malformed(String template, String problem) {
-    return new IllegalArgumentException(
-        "expected a resource template such as \"notes:{id}\", found \""
-            + template
-            + "\": "
-            + problem);
-  }
-
-  private static String digest(ToolCall call) {
-    byte[] input;
     try {
-      JsonNode tree = MAPPER.valueToTree(call.arguments());
-      input = Canonicalizer.canonicalize(tree);
-    } catch (CanonicalizationException | IllegalArgumentException e) {
-      // No canonical form (a fraction, a huge integer, a lone surrogate): hash a key-sorted JSON
-      // form instead, after a 0x00 byte that canonical JSON never starts with, so the two forms
-      // cannot produce the same input.
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-      bytes.write(0);
-      try {
-        bytes.write(SORTED.writeValueAsBytes(call.arguments()));
-      } catch (java.io.IOException io) {
-        throw new ResourceBindingException(
-            call.toolName(),
-            null,
-            "expected the arguments of tool \""
-                + call.toolName()
-                + "\" to be JSON values, found one that cannot be written: "
-                + io.getMessage());
-      }
-      input = bytes.toByteArray();
-    }
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(sha256(input));
-  }
-
-  private static byte[] sha256(byte[] input) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(input);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+      return core.resourceFor(call.asGuardCall());
+    } catch (ResourceBindingException e) {
+      throw e;
+    } catch (dev.agentauth.guard.ResourceBindingException e) {
+      throw new ResourceBindingException(e.toolName(), e.argument(), e.getMessage());
     }
   }
 
   @Override
   public String toString() {
-    return switch (kind) {
-      case DIGEST -> "ResourceBinding.argumentsDigest()";
-      case TEMPLATE -> "ResourceBinding.template(\"" + template + "\")";
-      case EXTRACTOR -> "ResourceBinding.extractor(" + extractor + ")";
-      case UNBOUND -> "ResourceBinding.unbound()";
-    };
+    return core.toString();
+  }
+
+  /** An MCP extractor, seen by the core: the call's {@link ToolCall}, named as the function. */
+  private record McpExtractor(Function<ToolCall, String> fn)
+      implements Function<GuardCall, String> {
+    @Override
+    public String apply(GuardCall call) {
+      return fn.apply(ToolCall.of(call));
+    }
+
+    @Override
+    public String toString() {
+      return fn.toString();
+    }
   }
 }

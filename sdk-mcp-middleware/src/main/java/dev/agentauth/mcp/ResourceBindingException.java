@@ -6,19 +6,17 @@ import dev.agentauth.model.Reason;
  * Thrown by {@link ResourceBinding#resourceFor(ToolCall)} when a call has no resource under its
  * binding: a template's argument is missing, {@code null}, empty or of a type a resource cannot
  * hold, or the filled template is too long. A guard denies such a call locally with reason {@value
- * #REASON}; the model can call again with a valid argument.
+ * #REASON}; the model can call again with a valid argument. The MCP guard's form of {@link
+ * dev.agentauth.guard.ResourceBindingException}.
  */
-public final class ResourceBindingException extends IllegalArgumentException {
+public final class ResourceBindingException extends dev.agentauth.guard.ResourceBindingException {
   private static final long serialVersionUID = 1L;
 
   /** The reason of the local denial of a call that has no resource: {@value}. */
-  public static final String REASON = "invalid_resource_argument";
+  public static final String REASON = dev.agentauth.guard.ResourceBindingException.REASON;
 
   /** The reason as an open-enum value. */
-  static final Reason REASON_VALUE = Reason.of(REASON);
-
-  private final String toolName;
-  private final String argument;
+  static final Reason REASON_VALUE = dev.agentauth.guard.ResourceBindingException.REASON_VALUE;
 
   /**
    * Creates the exception.
@@ -29,18 +27,6 @@ public final class ResourceBindingException extends IllegalArgumentException {
    * @param message what was expected and what was found
    */
   public ResourceBindingException(String toolName, String argument, String message) {
-    super(message);
-    this.toolName = toolName;
-    this.argument = argument;
-  }
-
-  /** Returns the called tool. */
-  public String toolName() {
-    return toolName;
-  }
-
-  /** Returns the argument a template could not read, or {@code null}. */
-  public String argument() {
-    return argument;
+    super(toolName, argument, message);
   }
 }

@@ -1,5 +1,6 @@
 package dev.agentauth.mcp;
 
+import dev.agentauth.guard.GuardCall;
 import io.modelcontextprotocol.common.McpTransportContext;
 import java.util.Collections;
 import java.util.Map;
@@ -40,5 +41,20 @@ public record ToolCall(
    */
   public String stringArgument(String name) {
     return arguments.get(name) instanceof String s ? s : null;
+  }
+
+  /** Returns this call as the framework-neutral guard sees it, with this call as its source. */
+  GuardCall asGuardCall() {
+    return new GuardCall(toolName, arguments, this);
+  }
+
+  /**
+   * Returns the MCP call behind {@code call}: its source when it is one, else a call with no
+   * transport context and no session (a call decided in-process, outside any MCP server).
+   */
+  static ToolCall of(GuardCall call) {
+    return call.source() instanceof ToolCall t
+        ? t
+        : new ToolCall(call.toolName(), call.arguments(), null, null);
   }
 }

@@ -3,16 +3,15 @@ package dev.agentauth.spring;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentauth.guard.GuardCall;
+import dev.agentauth.guard.GuardOutcome;
+import dev.agentauth.guard.GuardedTool;
+import dev.agentauth.guard.ToolGuard;
 import dev.agentauth.mcp.AgentAuthToolGuard;
 import dev.agentauth.model.AgentAuthJson;
-import io.modelcontextprotocol.common.McpTransportContext;
-import io.modelcontextprotocol.server.McpStatelessServerFeatures;
-import io.modelcontextprotocol.spec.McpSchema;
-import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
-import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.definition.ToolDefinition;
@@ -27,7 +26,8 @@ import org.springframework.ai.tool.metadata.ToolMetadata;
  * <p>A call that is not allowed does not run; the model receives, as the tool's result, the JSON
  * decision object of the MCP guard's error results ({@code decision}, {@code reason}, and {@code
  * confirm_nonce}, {@code escalation_id}, … as the case may be) and the conversation goes on. The
- * same checks, resolver, scopes, fallback policy and listeners apply as on the MCP server.
+ * same checks, resolver, scopes, fallback policy and listeners apply as on the MCP server: both are
+ * adapters of the one framework-neutral {@link ToolGuard}, which this class asks directly.
  */
 public final class GuardedToolCallback implements ToolCallback {
 
@@ -36,31 +36,20 @@ public final class GuardedToolCallback implements ToolCallback {
 
   private final ToolCallback delegate;
   private final String userIdKey;
-  private final McpStatelessServerFeatures.SyncToolSpecification guarded;
+  private final ToolGuard core;
+  private final GuardedTool tool;
 
   GuardedToolCallback(
       ToolCallback delegate, AgentAuthToolGuard guard, String userIdKey, ToolBindings bindings) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     this.userIdKey = Objects.requireNonNull(userIdKey, "userIdKey");
     ToolDefinition definition = delegate.getToolDefinition();
-    // The callback's own input schema, so that the guard (and the starter, first, naming the
+    // The callback's own input schema, so that the core (and the starter, first, naming the
     // property) can check a resource template's placeholders against the tool's arguments.
     Map<String, Object> inputSchema = inputSchema(definition.inputSchema());
     bindings.requireArguments(definition.name(), inputSchema, false);
-    McpSchema.Tool tool =
-        new McpSchema.Tool(
-            definition.name(), null, definition.description(), inputSchema, null, null, null, null);
-    // The guard decides around a handler that runs the delegate with the call's input and context
-    // (carried in the request's _meta, which only this class writes).
-    this.guarded =
-        guard.wrap(
-            new McpStatelessServerFeatures.SyncToolSpecification(
-                tool,
-                (context, request) -> {
-                  Invocation invocation = (Invocation) context.get(Invocation.KEY);
-                  String output = delegate.call(invocation.input(), invocation.toolContext());
-                  return CallToolResult.builder().addTextContent(output).build();
-                }));
+    this.core = guard.core();
+    this.tool = core.tool(definition.name(), properties(inputSchema));
   }
 
   /** Returns the wrapped callback. */
@@ -87,20 +76,24 @@ public final class GuardedToolCallback implements ToolCallback {
   @Override
   public String call(String toolInput, ToolContext toolContext) {
     Object userId = toolContext == null ? null : toolContext.getContext().get(userIdKey);
-    Map<String, Object> context =
-        userId instanceof String s && !s.isBlank()
-            ? Map.of(
-                AuthenticatedUserExtractor.USER_ID_KEY,
-                s,
-                Invocation.KEY,
-                new Invocation(toolInput, toolContext))
-            : Map.of(Invocation.KEY, new Invocation(toolInput, toolContext));
-    CallToolRequest request =
-        new CallToolRequest(delegate.getToolDefinition().name(), arguments(toolInput), null);
-    CallToolResult result =
-        guarded.callHandler().apply(McpTransportContext.create(context), request);
+    GuardOutcome outcome =
+        core.decide(
+            tool,
+            userId instanceof String s ? s : null,
+            new GuardCall(tool.name(), arguments(toolInput), toolContext));
     // Allowed: the delegate's own output. Refused: the decision object, for the model to read.
-    return ((TextContent) result.content().get(0)).text();
+    return outcome.allowed() ? delegate.call(toolInput, toolContext) : outcome.text();
+  }
+
+  private static Set<String> properties(Map<String, Object> inputSchema) {
+    if (inputSchema.get("properties") instanceof Map<?, ?> properties) {
+      Set<String> names = new java.util.HashSet<>();
+      for (Object key : properties.keySet()) {
+        names.add(String.valueOf(key));
+      }
+      return names;
+    }
+    return Set.of();
   }
 
   private static Map<String, Object> inputSchema(String json) {
@@ -132,10 +125,5 @@ public final class GuardedToolCallback implements ToolCallback {
   @Override
   public String toString() {
     return "GuardedToolCallback{" + delegate.getToolDefinition().name() + "}";
-  }
-
-  /** The call's original input and context, carried to the handler the guard wraps. */
-  private record Invocation(String input, ToolContext toolContext) {
-    static final String KEY = "dev.agentauth/invocation";
   }
 }

@@ -6,6 +6,7 @@ import dev.agentauth.client.CheckParams;
 import dev.agentauth.model.CheckResponse;
 import dev.agentauth.server.AgentAuthServer;
 import dev.agentauth.spring.AgentAuthAutoConfiguration;
+import dev.agentauth.spring.AgentAuthToolCallbacks;
 import dev.agentauth.spring.AuthenticatedUserExtractor;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -29,6 +30,9 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.springframework.ai.chat.model.ToolContext;
+import org.springframework.ai.tool.ToolCallback;
+import org.springframework.ai.tool.definition.ToolDefinition;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -60,6 +64,33 @@ public class SpringGuardOverheadBenchmark {
   private McpTransportContext transportContext;
   private CallToolRequest request;
   private CheckParams params;
+  private ToolCallback chatGuarded;
+  private ToolContext toolContext;
+
+  /** A ChatClient tool: the in-process path of the starter (GuardedToolCallback). */
+  private static final class SendEmail implements ToolCallback {
+    private final ToolDefinition definition =
+        ToolDefinition.builder()
+            .name("send_email")
+            .description("sends an e-mail")
+            .inputSchema("{\"type\":\"object\",\"properties\":{\"to\":{\"type\":\"string\"}}}")
+            .build();
+
+    @Override
+    public ToolDefinition getToolDefinition() {
+      return definition;
+    }
+
+    @Override
+    public String call(String toolInput) {
+      return "sent";
+    }
+
+    @Override
+    public String call(String toolInput, ToolContext toolContext) {
+      return "sent";
+    }
+  }
 
   /** The application: one tool, and a meter registry. */
   @Configuration(proxyBeanMethods = false)
@@ -122,6 +153,8 @@ public class SpringGuardOverheadBenchmark {
         McpTransportContext.create(Map.of(AuthenticatedUserExtractor.USER_ID_KEY, USER));
     request = new CallToolRequest("send_email", Map.of("to", "ada@example.org"), null);
     params = CheckParams.builder().authorizationId(authorizationId).scope("email.send").build();
+    chatGuarded = context.getBean(AgentAuthToolCallbacks.class).guard(new SendEmail());
+    toolContext = new ToolContext(Map.of("user_id", USER));
   }
 
   @TearDown(Level.Iteration)
@@ -142,6 +175,19 @@ public class SpringGuardOverheadBenchmark {
   public CallToolResult springGuardedCall() {
     CallToolResult r = guarded.callHandler().apply(transportContext, request);
     if (Boolean.TRUE.equals(r.isError())) {
+      throw new IllegalStateException("the guarded call was not allowed: " + r);
+    }
+    return r;
+  }
+
+  /**
+   * A ChatClient tool call guarded by the starter's GuardedToolCallback: user from the tool
+   * context, the same resolver and check through the guard core, the tool.
+   */
+  @Benchmark
+  public String chatGuardedCall() {
+    String r = chatGuarded.call("{\"to\":\"ada@example.org\"}", toolContext);
+    if (!"sent".equals(r)) {
       throw new IllegalStateException("the guarded call was not allowed: " + r);
     }
     return r;
