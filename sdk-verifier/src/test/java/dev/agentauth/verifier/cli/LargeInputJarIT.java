@@ -137,7 +137,8 @@ class LargeInputJarIT {
     assertThat(lines.get(2)).startsWith("INVALID 01JLARGETAMPERED  SIGNATURE: ");
     assertThat(lines.get(receipts))
         .isEqualTo(
-            receipts
+            "RESULT  INVALID  "
+                + receipts
                 + " receipts: "
                 + (receipts - receipts / 3)
                 + " valid, "
