@@ -644,7 +644,9 @@ public final class AgentAuthToolGuard {
     /**
      * Returns the guard.
      *
-     * @throws IllegalStateException if the client, the user id source or a resolver is missing
+     * @throws IllegalStateException if the client, the user id source or a resolver is missing, or
+     *     if the MCP Java SDK has no JSON binding on the class path ({@code mcp-json-jackson2} or
+     *     {@code mcp-json-jackson3}: the message names both)
      */
     public AgentAuthToolGuard build() {
       if (client == null) {
@@ -662,6 +664,7 @@ public final class AgentAuthToolGuard {
             "expected an authorization resolver: call authorizationResolver(...) or"
                 + " asyncAuthorizationResolver(...)");
       }
+      McpJsonBinding.require();
       return new AgentAuthToolGuard(this);
     }
   }
