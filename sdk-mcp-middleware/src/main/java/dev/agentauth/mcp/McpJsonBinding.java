@@ -5,9 +5,11 @@ import java.util.ServiceLoader;
 
 /**
  * Checks that the MCP Java SDK has a JSON binding on the class path. {@code mcp-core} finds its
- * JSON mapper through {@link ServiceLoader}; without a binding, the SDK fails only when a server or
- * client is first used, with {@code ServiceConfigurationError: No McpJsonMapperSupplier available}.
- * The guard's builder checks first, so the error names what to add.
+ * JSON mapper through {@link ServiceLoader}; without a binding, the SDK fails only when a
+ * transport, server or client is built, with {@code ServiceConfigurationError: No
+ * McpJsonMapperSupplier available}. The guard checks when it wraps a server's tool, so that the
+ * error names what to add. Not when it is built, nor for the stateless specifications: the Spring
+ * starter guards a ChatClient's in-process tools through them, which needs no MCP JSON at all.
  */
 final class McpJsonBinding {
 
@@ -18,6 +20,9 @@ final class McpJsonBinding {
           + " io.modelcontextprotocol.sdk:mcp-json-jackson3 (Jackson 3, as Spring AI 2 uses), one"
           + " of the two, at the version of mcp-core (agentauth-bom manages both);"
           + " agentauth-sdk-mcp-middleware brings neither";
+
+  /** Set once a binding was found: the class path does not lose it. */
+  private static volatile boolean found;
 
   private McpJsonBinding() {}
 
@@ -43,8 +48,12 @@ final class McpJsonBinding {
    * thread's context class loader.
    */
   static void require() {
+    if (found) {
+      return;
+    }
     require(
         McpJsonMapperSupplier.class.getClassLoader(),
         Thread.currentThread().getContextClassLoader());
+    found = true;
   }
 }

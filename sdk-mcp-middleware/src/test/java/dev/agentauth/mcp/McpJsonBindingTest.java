@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentauth.client.AgentAuthClient;
+import io.modelcontextprotocol.json.McpJsonMapperSupplier;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpStatelessServerFeatures;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.io.File;
 import java.net.MalformedURLException;
 import java.net.URL;
@@ -11,16 +16,21 @@ import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
-/** Without a JSON binding for the MCP SDK, building a guard fails at once, naming both bindings. */
+/**
+ * Without a JSON binding for the MCP SDK, wrapping a server's tool fails at once, naming both
+ * bindings; building the guard and wrapping stateless tools (a ChatClient's) do not need one.
+ */
 class McpJsonBindingTest {
 
   @Test
   void withABindingOnTheClassPathTheGuardBuilds() {
-    assertThat(new Probe().get()).isEqualTo("built");
+    assertThat(new Probe().get()).isEqualTo("built; wrapped");
   }
 
   @Test
@@ -35,7 +45,7 @@ class McpJsonBindingTest {
   }
 
   @Test
-  void onAClassPathWithoutTheBindingBuildingTheGuardFailsFast() throws Exception {
+  void onAClassPathWithoutTheBindingWrappingAServersToolFailsFast() throws Exception {
     List<URL> urls = new ArrayList<>();
     String classPath = System.getProperty("surefire.test.class.path");
     if (classPath == null) {
@@ -65,7 +75,7 @@ class McpJsonBindingTest {
               isolated.loadClass(Probe.class.getName()).getDeclaredConstructor().newInstance();
 
       assertThat(probe.getClass().getClassLoader()).isSameAs(isolated);
-      assertThat(probe.get()).isEqualTo(McpJsonBinding.MISSING);
+      assertThat(probe.get()).isEqualTo("built; stateless wrapped; " + McpJsonBinding.MISSING);
     } finally {
       thread.setContextClassLoader(previous);
     }
@@ -79,21 +89,37 @@ class McpJsonBindingTest {
     }
   }
 
-  /** Builds a guard as an application does: "built", or the message of the builder's error. */
+  /**
+   * Builds a guard and wraps tools as an application does, saying how far it got: the guard built,
+   * a stateless tool wrapped (tried only when there is no binding), a server's tool wrapped, or the
+   * message of the error that stopped it.
+   */
   public static final class Probe implements Supplier<String> {
     @Override
     public String get() {
+      StringBuilder steps = new StringBuilder();
       AgentAuthClient client =
           AgentAuthClient.builder().baseUrl("http://127.0.0.1:9").apiKey("aa_test_key").build();
       try {
-        AgentAuthToolGuard.builder()
-            .client(client)
-            .userIdSource(UserIdSource.transportContext("user_id"))
-            .authorizationResolver((userId, tool, arguments) -> Optional.of("auth_1"))
-            .build();
-        return "built";
+        AgentAuthToolGuard guard =
+            AgentAuthToolGuard.builder()
+                .client(client)
+                .userIdSource(UserIdSource.transportContext("user_id"))
+                .authorizationResolver((userId, tool, arguments) -> Optional.of("auth_1"))
+                .build();
+        steps.append("built; ");
+        Tool tool = Tool.builder().name("read_notes").inputSchema(Map.of("type", "object")).build();
+        CallToolResult ok = CallToolResult.builder().addTextContent("ok").build();
+        if (!ServiceLoader.load(McpJsonMapperSupplier.class).iterator().hasNext()) {
+          guard.wrap(
+              new McpStatelessServerFeatures.SyncToolSpecification(tool, (context, r) -> ok));
+          steps.append("stateless wrapped; ");
+        }
+        guard.wrap(
+            SyncToolSpecification.builder().tool(tool).callHandler((exchange, r) -> ok).build());
+        return steps.append("wrapped").toString();
       } catch (IllegalStateException e) {
-        return e.getMessage();
+        return steps.append(e.getMessage()).toString();
       }
     }
   }
