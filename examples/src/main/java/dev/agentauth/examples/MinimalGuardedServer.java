@@ -147,6 +147,8 @@ public final class MinimalGuardedServer implements AutoCloseable {
     return jetty;
   }
 
+  // spotless:off
+  // @start region="bearer-token"
   /** The bearer token of the request's {@code Authorization} header, or {@code ""} for none. */
   private static String bearerToken(HttpServletRequest request) {
     String authorization = request.getHeader("Authorization");
@@ -155,6 +157,8 @@ public final class MinimalGuardedServer implements AutoCloseable {
     }
     return authorization.substring(7).strip();
   }
+  // @end region="bearer-token"
+  // spotless:on
 
   /** The port Jetty listens on (the chosen one when started with port {@code 0}). */
   public int port() {

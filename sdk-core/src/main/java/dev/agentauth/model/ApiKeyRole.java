@@ -68,11 +68,20 @@ public final class ApiKeyRole extends WireEnum<ApiKeyRole.Known> {
 
   /** The values of {@code ApiKeyRole} this SDK version knows. */
   public enum Known implements WireName {
+    /** {@code full}: every {@code /v1} endpoint. */
     FULL("full"),
+    /** {@code app}: the application that grants, confirms and reads; not approvals, not keys. */
     APP("app"),
+    /** {@code agent}: checks, and reads authorizations and receipts. */
     AGENT("agent"),
+    /**
+     * {@code tool_server}: what {@code agent} may do, and answering confirmations with the user's
+     * own answer relayed from the user's client (MCP elicitation).
+     */
     TOOL_SERVER("tool_server"),
+    /** {@code approver}: reads and resolves escalations under its own approver id. */
     APPROVER("approver"),
+    /** {@code auditor}: reads everything but the API key list. */
     AUDITOR("auditor");
 
     private final String wireName;

@@ -38,8 +38,11 @@ public final class AuthorizationStatus extends WireEnum<AuthorizationStatus.Know
 
   /** The values of {@code AuthorizationStatus} this SDK version knows. */
   public enum Known implements WireName {
+    /** {@code active}: usable for checks. */
     ACTIVE("active"),
+    /** {@code revoked}: revoked; checks return {@code deny}. */
     REVOKED("revoked"),
+    /** {@code expired}: past {@code expires_at}; checks return {@code deny}. */
     EXPIRED("expired");
 
     private final String wireName;

@@ -35,7 +35,9 @@ public final class BundleStatus extends WireEnum<BundleStatus.Known> {
 
   /** The values of {@code BundleStatus} this SDK version knows. */
   public enum Known implements WireName {
+    /** {@code active}: usable as {@code bundle_id}. */
     ACTIVE("active"),
+    /** {@code deleted}: soft-deleted. */
     DELETED("deleted");
 
     private final String wireName;

@@ -35,7 +35,9 @@ public final class ConfirmationDecision extends WireEnum<ConfirmationDecision.Kn
 
   /** The values of {@code ConfirmationDecision} this SDK version knows. */
   public enum Known implements WireName {
+    /** {@code approved}: the end-user approved. */
     APPROVED("approved"),
+    /** {@code denied_by_user}: the end-user declined. */
     DENIED_BY_USER("denied_by_user");
 
     private final String wireName;

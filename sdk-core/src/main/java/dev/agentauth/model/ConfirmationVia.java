@@ -39,8 +39,11 @@ public final class ConfirmationVia extends WireEnum<ConfirmationVia.Known> {
 
   /** The values of {@code ConfirmationVia} this SDK version knows. */
   public enum Known implements WireName {
+    /** {@code api}: the application called the API itself (the default). */
     API("api"),
+    /** {@code mcp_elicitation}: a tool server asked the user in their MCP client. */
     MCP_ELICITATION("mcp_elicitation"),
+    /** {@code console}: the user answered in the server's console. */
     CONSOLE("console");
 
     private final String wireName;

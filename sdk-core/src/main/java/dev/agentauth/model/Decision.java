@@ -58,13 +58,24 @@ public final class Decision extends WireEnum<Decision.Known> {
 
   /** The values of {@code Decision} this SDK version knows. */
   public enum Known implements WireName {
+    /** {@code allow}: scope receipts and check results: the action may proceed. */
     ALLOW("allow"),
+    /** {@code deny}: scope receipts and check results: the action must not proceed. */
     DENY("deny"),
+    /** {@code confirm}: scope receipts and check results: the end-user must confirm first. */
     CONFIRM("confirm"),
+    /**
+     * {@code escalate}: scope receipts and check results: an approver must resolve an escalation
+     * first.
+     */
     ESCALATE("escalate"),
+    /** {@code authorization_granted}: event receipt of {@code authorization.create}. */
     AUTHORIZATION_GRANTED("authorization_granted"),
+    /** {@code authorization_revoked}: event receipt of {@code authorization.revoke}. */
     AUTHORIZATION_REVOKED("authorization_revoked"),
+    /** {@code escalation_approved}: event receipt of an approving {@code escalation.resolve}. */
     ESCALATION_APPROVED("escalation_approved"),
+    /** {@code escalation_rejected}: event receipt of a rejecting {@code escalation.resolve}. */
     ESCALATION_REJECTED("escalation_rejected");
 
     private final String wireName;

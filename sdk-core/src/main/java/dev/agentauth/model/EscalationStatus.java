@@ -42,9 +42,13 @@ public final class EscalationStatus extends WireEnum<EscalationStatus.Known> {
 
   /** The values of {@code EscalationStatus} this SDK version knows. */
   public enum Known implements WireName {
+    /** {@code pending}: awaiting an approver. */
     PENDING("pending"),
+    /** {@code approved}: approved by an approver. */
     APPROVED("approved"),
+    /** {@code rejected}: rejected by an approver. */
     REJECTED("rejected"),
+    /** {@code expired}: not resolved within its 24-hour lifetime. */
     EXPIRED("expired");
 
     private final String wireName;

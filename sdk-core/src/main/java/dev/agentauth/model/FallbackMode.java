@@ -36,7 +36,9 @@ public final class FallbackMode extends WireEnum<FallbackMode.Known> {
 
   /** The values of {@code FallbackMode} this SDK version knows. */
   public enum Known implements WireName {
+    /** {@code fail_closed}: deny (the default). */
     FAIL_CLOSED("fail_closed"),
+    /** {@code fail_open}: allow. */
     FAIL_OPEN("fail_open");
 
     private final String wireName;

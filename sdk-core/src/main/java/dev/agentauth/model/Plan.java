@@ -34,7 +34,9 @@ public final class Plan extends WireEnum<Plan.Known> {
 
   /** The values of {@code Plan} this SDK version knows. */
   public enum Known implements WireName {
+    /** {@code free}: no Pro+ features. */
     FREE("free"),
+    /** {@code pro}: escalations and budgets included. */
     PRO("pro");
 
     private final String wireName;

@@ -39,8 +39,11 @@ public final class ReceiptEvent extends WireEnum<ReceiptEvent.Known> {
 
   /** The values of {@code ReceiptEvent} this SDK version knows. */
   public enum Known implements WireName {
+    /** {@code authorization.create}: emitted by {@code POST /v1/authorizations}. */
     AUTHORIZATION_CREATE("authorization.create"),
+    /** {@code authorization.revoke}: emitted by {@code DELETE /v1/authorizations/{id}}. */
     AUTHORIZATION_REVOKE("authorization.revoke"),
+    /** {@code escalation.resolve}: emitted by the first successful escalation resolution. */
     ESCALATION_RESOLVE("escalation.resolve");
 
     private final String wireName;

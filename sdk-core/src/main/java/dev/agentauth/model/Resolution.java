@@ -35,7 +35,9 @@ public final class Resolution extends WireEnum<Resolution.Known> {
 
   /** The values of {@code Resolution} this SDK version knows. */
   public enum Known implements WireName {
+    /** {@code approved}: the approver allows the action. */
     APPROVED("approved"),
+    /** {@code rejected}: the approver refuses the action. */
     REJECTED("rejected");
 
     private final String wireName;

@@ -224,9 +224,13 @@ public final class AgentAuthToolGuard {
    *     a valid scope name (1–200 characters from {@code A-Z a-z 0-9 . _ - : /}, not starting or
    *     ending with {@code .}), or the user id comes from an argument the tool's input schema
    *     forbids
+   * @throws IllegalStateException if the MCP Java SDK has no JSON binding on the class path, which
+   *     an MCP server cannot run without ({@code mcp-json-jackson2} or {@code mcp-json-jackson3}:
+   *     the message names both)
    */
   public SyncToolSpecification wrap(SyncToolSpecification spec) {
     Objects.requireNonNull(spec, "spec");
+    McpJsonBinding.require();
     GuardedCalls.Guarded g = prepare(spec.tool());
     BiFunction<McpSyncServerExchange, CallToolRequest, CallToolResult> delegate =
         Objects.requireNonNull(spec.callHandler(), "spec.callHandler()");
@@ -247,9 +251,11 @@ public final class AgentAuthToolGuard {
    * unchanged.
    *
    * @throws IllegalArgumentException as {@link #wrap(SyncToolSpecification)}
+   * @throws IllegalStateException as {@link #wrap(SyncToolSpecification)}
    */
   public AsyncToolSpecification wrap(AsyncToolSpecification spec) {
     Objects.requireNonNull(spec, "spec");
+    McpJsonBinding.require();
     GuardedCalls.Guarded g = prepare(spec.tool());
     BiFunction<McpAsyncServerExchange, CallToolRequest, Mono<CallToolResult>> delegate =
         Objects.requireNonNull(spec.callHandler(), "spec.callHandler()");

@@ -212,7 +212,8 @@ public final class Api {
       return "this API key's role \""
           + caller.role().value()
           + "\" is unknown to this server, so it may not call "
-          + call;
+          + call
+          + SEE_ROLE;
     }
     return "this API key's role is "
         + role.wireName()
@@ -221,8 +222,12 @@ public final class Api {
         + "; the "
         + role.wireName()
         + " role may call "
-        + RouteTable.mayCall(role);
+        + RouteTable.mayCall(role)
+        + SEE_ROLE;
   }
+
+  /** Ends a 403's detail: the call every key may make to see its own role. */
+  static final String SEE_ROLE = " (GET /v1/api-keys/current shows any key its role)";
 
   private Caller authenticate(Context c) {
     String header = c.header("Authorization");

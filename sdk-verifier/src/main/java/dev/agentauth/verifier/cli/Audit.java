@@ -204,6 +204,9 @@ final class Audit {
     } catch (InputException e) {
       return new Verified(null, null, null, null, e);
     }
+    if (entry.notReceipt() != null) {
+      return new Verified(entry, Members.NONE, entry.notReceipt(), null, null);
+    }
     Members members = Members.of(entry);
     if (entry.text() == null) {
       return new Verified(entry, members, verifier.verify(entry.nonObject()), null, null);

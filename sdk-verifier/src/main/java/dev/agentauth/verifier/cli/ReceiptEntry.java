@@ -1,6 +1,7 @@
 package dev.agentauth.verifier.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentauth.verifier.VerificationResult;
 import java.util.List;
 
 /**
@@ -13,8 +14,11 @@ import java.util.List;
  * @param text the receipt's JSON text exactly as given, or {@code null} when it is not an object
  * @param nonObject the parsed value when it is valid JSON but not an object (an array element such
  *     as {@code 42}), else {@code null}
+ * @param notReceipt when the object is a receipt envelope holding no signed receipt (a pending
+ *     one), the failed result to report instead of verifying it; else {@code null}
  */
-record ReceiptEntry(String source, long position, String text, JsonNode nonObject) {
+record ReceiptEntry(
+    String source, long position, String text, JsonNode nonObject, VerificationResult notReceipt) {
 
   /** The whole file is the receipt. */
   static final int WHOLE = 0;

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.agentauth.verifier.VerificationResult;
+import dev.agentauth.verifier.VerificationStep;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -26,7 +28,8 @@ import java.util.List;
  * (a JSON object), a JSON array of receipts, or NDJSON (one receipt per line, blank lines ignored).
  * Wherever a receipt may stand, so may the envelope {@code GET /v1/receipts/{id}} answers for a
  * signed receipt, {@code {"status":"signed","receipt":{...}}}: it stands for the receipt inside it,
- * so a saved server response can be verified as it is.
+ * so a saved server response can be verified as it is. Another envelope (a pending receipt's, or
+ * one with another {@code status}) is reported as what it is, a receipt not to be verified yet.
  *
  * <p>Only the container is parsed here, leniently; each receipt's text is handed to the verifier
  * exactly as given (an array element as its own slice of the file), so the verifier's strict parse
@@ -155,7 +158,7 @@ final class ReceiptInputs {
     long position = ReceiptEntry.position(input, ReceiptEntry.LINE, number);
     return line.strip().startsWith("{")
         ? objectEntry(source + ":" + number, position, line)
-        : new ReceiptEntry(source + ":" + number, position, line, null);
+        : new ReceiptEntry(source + ":" + number, position, line, null, null);
   }
 
   private static List<ReceiptEntry> arrayElements(String source, int input, String text)
@@ -177,7 +180,7 @@ final class ReceiptInputs {
           entries.add(objectEntry(at, position, text.substring((int) start, (int) end)));
         } else {
           JsonNode value = LENIENT.readTree(p);
-          entries.add(new ReceiptEntry(at, position, null, value));
+          entries.add(new ReceiptEntry(at, position, null, value, null));
         }
       }
     } catch (IOException e) {
@@ -188,44 +191,131 @@ final class ReceiptInputs {
 
   /**
    * The entry for one JSON object's text: the receipt inside a signed-receipt envelope, sliced from
-   * the text exactly as given so the verifier's strict parse still sees its bytes, or else the
-   * object itself, taken as a receipt.
+   * the text exactly as given so the verifier's strict parse still sees its bytes; an envelope that
+   * holds no signed receipt (a pending one, or another {@code status}), reported as such without
+   * verifying anything; or else the object itself, taken as a receipt.
    */
   static ReceiptEntry objectEntry(String source, long position, String text) {
-    String inner = signedEnvelopeReceipt(text);
-    return new ReceiptEntry(source, position, inner != null ? inner : text, null);
+    Envelope envelope = envelope(text);
+    if (envelope == null) {
+      return new ReceiptEntry(source, position, text, null, null);
+    }
+    if (envelope.receipt() != null) {
+      return new ReceiptEntry(source, position, envelope.receipt(), null, null);
+    }
+    return new ReceiptEntry(
+        source,
+        position,
+        text,
+        null,
+        new VerificationResult(
+            false, VerificationStep.PARSE, envelope.problem(), envelope.receiptId()));
   }
 
   /**
-   * The text of the {@code receipt} member when {@code text} is an object with exactly the members
-   * {@code status} (the string {@code signed}) and {@code receipt} (an object), each once; else
-   * {@code null}. Anything else, a pending envelope included, is left to fail as a receipt.
+   * What an object with a top-level {@code status} member and no {@code version} member is: the
+   * service's {@code GET /v1/receipts/{id}} envelope, never a receipt (no receipt has a {@code
+   * status} member).
+   *
+   * @param receipt the signed receipt's text, when the envelope is exactly {@code
+   *     {"status":"signed","receipt":{...}}}; else {@code null}
+   * @param problem why there is nothing to verify, when {@code receipt} is {@code null}
+   * @param receiptId the envelope's {@code receipt_id} when it is a string, to name it in the
+   *     report
    */
-  private static String signedEnvelopeReceipt(String text) {
+  private record Envelope(String receipt, String problem, String receiptId) {}
+
+  private static final String SIGNED_SHAPE = "{\"status\":\"signed\",\"receipt\":{...}}";
+
+  /**
+   * The envelope {@code text} is, or {@code null} when it is not one (no {@code status} member, a
+   * {@code version} member, or not a JSON object): then it is taken as a receipt.
+   */
+  private static Envelope envelope(String text) {
     try (JsonParser p = LENIENT.createParser(text)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         return null;
       }
+      JsonToken statusToken = null;
       String status = null;
+      int statuses = 0;
       String receipt = null;
+      int receipts = 0;
+      String receiptId = null;
+      int others = 0;
       for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
         String name = p.currentName();
         JsonToken value = p.nextToken();
-        if ("status".equals(name) && status == null && value == JsonToken.VALUE_STRING) {
-          status = p.getText();
-        } else if ("receipt".equals(name) && receipt == null && value == JsonToken.START_OBJECT) {
-          long start = p.currentTokenLocation().getCharOffset();
-          p.skipChildren();
-          long end = p.currentLocation().getCharOffset();
-          if (start < 0 || end <= start || end > text.length()) {
+        switch (name) {
+          case "version" -> {
             return null;
           }
-          receipt = text.substring((int) start, (int) end);
-        } else {
-          return null;
+          case "status" -> {
+            statuses++;
+            statusToken = value;
+            status = value == JsonToken.VALUE_STRING ? p.getText() : null;
+          }
+          case "receipt" -> {
+            receipts++;
+            if (value == JsonToken.START_OBJECT) {
+              long start = p.currentTokenLocation().getCharOffset();
+              p.skipChildren();
+              long end = p.currentLocation().getCharOffset();
+              receipt =
+                  start >= 0 && end > start && end <= text.length()
+                      ? text.substring((int) start, (int) end)
+                      : null;
+            } else {
+              receipt = null;
+            }
+          }
+          case "receipt_id" -> {
+            others++;
+            receiptId = value == JsonToken.VALUE_STRING ? p.getText() : null;
+          }
+          default -> others++;
         }
+        p.skipChildren();
       }
-      return "signed".equals(status) ? receipt : null;
+      if (statuses == 0) {
+        return null;
+      }
+      if ("signed".equals(status)
+          && statuses == 1
+          && receipts == 1
+          && others == 0
+          && receipt != null) {
+        return new Envelope(receipt, null, null);
+      }
+      if ("pending".equals(status)) {
+        return new Envelope(
+            null,
+            "a pending receipt (status \"pending\"): it is not signed yet, so there is nothing"
+                + " to verify; fetch it again ("
+                + (receiptId != null ? "GET /v1/receipts/" + receiptId : "GET /v1/receipts/{id}")
+                + ") once it is signed, and verify that",
+            receiptId);
+      }
+      if ("signed".equals(status)) {
+        return new Envelope(
+            null,
+            "not a signed receipt: a signed receipt's envelope is exactly "
+                + SIGNED_SHAPE
+                + " (the status and receipt members, each once)",
+            receiptId);
+      }
+      String found =
+          status != null
+              ? "status \"" + status + "\""
+              : "a status that is not a string (" + statusToken + ")";
+      return new Envelope(
+          null,
+          "not a receipt: an envelope with "
+              + found
+              + ", neither a receipt nor a signed receipt "
+              + SIGNED_SHAPE
+              + " (a receipt not yet signed has status \"pending\")",
+          receiptId);
     } catch (IOException | RuntimeException e) {
       return null;
     }

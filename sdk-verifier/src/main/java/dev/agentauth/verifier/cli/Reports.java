@@ -36,18 +36,29 @@ final class Reports {
    */
   interface Writer extends Audit.Sink {
     void finish(Audit.Result result);
+
+    /** Whether anything of the report was written yet. */
+    boolean started();
   }
 
   /**
    * One line per receipt ({@code VALID <id> (<decision> <scope|event>)} or {@code INVALID <id>
-   * <STEP>: <message>}), then one line per chain followed by its problems, then a summary line.
-   * Receipt-supplied strings are shown with control and bidirectional-override characters escaped,
-   * so a receipt cannot forge output lines.
+   * <STEP>: <message>}), then one line per chain followed by its problems, then the summary line
+   * with the overall verdict ({@link #summary}). Receipt-supplied strings are shown with control
+   * and bidirectional-override characters escaped, so a receipt cannot forge output lines.
    */
   static Writer text(PrintWriter out) {
     return new Writer() {
+      private boolean started;
+
+      @Override
+      public boolean started() {
+        return started;
+      }
+
       @Override
       public void receipt(ReceiptOutcome r) {
+        started = true;
         VerificationResult v = r.result();
         String id = v.receiptId() != null ? safe(v.receiptId()) : "(" + safe(r.source()) + ")";
         if (v.valid()) {
@@ -59,6 +70,7 @@ final class Reports {
 
       @Override
       public void finish(Audit.Result result) {
+        started = true;
         chainLines(result, out);
         out.println(summary(result));
       }
@@ -105,10 +117,16 @@ final class Reports {
     }
   }
 
+  /**
+   * The report's last line: the overall verdict, then the counts, such as {@code RESULT INVALID 3
+   * receipts: 2 valid, 1 invalid; 2 chains: 2 valid, 0 invalid}. {@code VALID} only when every
+   * receipt is valid, and every chain when chains were checked (exit status 0).
+   */
   static String summary(Audit.Result result) {
     long n = result.receipts();
     StringBuilder s =
         new StringBuilder()
+            .append(result.ok() ? "RESULT  VALID  " : "RESULT  INVALID  ")
             .append(n)
             .append(n == 1 ? " receipt: " : " receipts: ")
             .append(result.validReceipts())
@@ -131,13 +149,20 @@ final class Reports {
   /**
    * One JSON document: {@code receipts} (one object per receipt: {@code source}, {@code
    * receipt_id}, {@code valid}, {@code step}, {@code message}, and for a valid receipt {@code
-   * decision} and {@code scope} or {@code event}), {@code chains} (with {@code --chain} only) and
-   * {@code summary}. Written as the receipts come, token by token, with the pretty printer a whole
-   * tree would be written with: the same bytes, without holding the tree.
+   * decision} and {@code scope} or {@code event}), {@code chains} (with {@code --chain} only),
+   * {@code summary}, and last {@code verdict}: {@code "valid"} (exit status 0) or {@code "invalid"}
+   * (1); an error (2) is {@link #error}'s document instead. Written as the receipts come, token by
+   * token, with the pretty printer a whole tree would be written with: the same bytes, without
+   * holding the tree.
    */
   static Writer json(PrintWriter out) {
     return new Writer() {
       private JsonGenerator g;
+
+      @Override
+      public boolean started() {
+        return g != null;
+      }
 
       @Override
       public void receipt(ReceiptOutcome r) {
@@ -210,6 +235,7 @@ final class Reports {
           }
           g.writeBooleanField("ok", result.ok());
           g.writeEndObject();
+          g.writeStringField("verdict", result.ok() ? "valid" : "invalid");
           g.writeEndObject();
           g.flush();
         } catch (IOException e) {
@@ -218,6 +244,23 @@ final class Reports {
         out.println();
       }
     };
+  }
+
+  /**
+   * The JSON document of a run that ends in a usage or input error (exit status 2), so that a
+   * script reading {@code --json} output always gets JSON: {@code {"verdict": "error", "exit_code":
+   * 2, "error": <the message printed on standard error>}}.
+   */
+  static void error(String message, PrintWriter out) {
+    ObjectNode doc = JsonNodeFactory.instance.objectNode();
+    doc.put("verdict", "error");
+    doc.put("exit_code", VerifyCli.EXIT_USAGE);
+    doc.put("error", message);
+    try {
+      out.println(JSON.writeValueAsString(doc));
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /**

@@ -7,6 +7,7 @@ import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -116,11 +117,18 @@ public final class VerifyCli {
           failed
               .getErr()
               .println("Run '" + failed.getCommandSpec().qualifiedName() + " --help' for usage.");
+          if (wantsJson(failed, arguments)) {
+            Reports.error(message, out);
+          }
           return EXIT_USAGE;
         });
     commandLine.setExecutionExceptionHandler(
         (e, failed, parseResult) -> {
-          failed.getErr().println(PROGRAM + ": internal error: " + Reports.safe(e.toString()));
+          String line = PROGRAM + ": internal error: " + Reports.safe(e.toString());
+          failed.getErr().println(line);
+          if (wantsJson(failed, parseResult.originalArgs().toArray(new String[0]))) {
+            Reports.error(message(line), out);
+          }
           return EXIT_USAGE;
         });
     try {
@@ -141,6 +149,21 @@ public final class VerifyCli {
       out.flush();
       err.flush();
     }
+  }
+
+  /**
+   * Whether a failed {@code verify} command line asked for JSON: then its error goes to standard
+   * output as a JSON document too ({@link Reports#error}).
+   */
+  private static boolean wantsJson(CommandLine failed, String[] arguments) {
+    return failed.getCommand() instanceof VerifyCommand
+        && Arrays.asList(arguments).contains("--json");
+  }
+
+  /** An error line without the {@code agentauth-verify: } it starts with. */
+  static String message(String line) {
+    String prefix = PROGRAM + ": ";
+    return line.startsWith(prefix) ? line.substring(prefix.length()) : line;
   }
 
   /** The one line for running out of heap while {@code doing} something. */

@@ -30,7 +30,10 @@ import picocli.CommandLine.Parameters;
       "A FILE holds one receipt (a JSON object), a JSON array of receipts, or NDJSON (one"
           + " receipt per line; blank lines ignored). '-' reads standard input.",
       "A receipt may also be given as the service's GET /v1/receipts/{id} answer,"
-          + " {\"status\":\"signed\",\"receipt\":{...}}.",
+          + " {\"status\":\"signed\",\"receipt\":{...}}; an answer for a receipt not signed yet,"
+          + " {\"status\":\"pending\",...}, is reported as such (fetch it again once signed).",
+      "The report ends with one line giving the verdict of the whole run, RESULT VALID or"
+          + " RESULT INVALID, then the counts.",
       "NDJSON is read and verified a window of receipts at a time and the report printed as it"
           + " goes, so memory does not grow with the file (with --chain, a few fields per"
           + " receipt are kept for the chain checks); a JSON array is read whole.",
@@ -41,7 +44,8 @@ import picocli.CommandLine.Parameters;
       "1:some receipt or chain is invalid",
       "2:usage or input error (missing or unreadable file, malformed JSON, bad keys document,"
           + " keys URL refused, unreachable or not 200, malformed pin, no pinned key in the"
-          + " keys document), or out of memory; the report printed so far is incomplete",
+          + " keys document), or out of memory; the report printed so far is incomplete; with"
+          + " --json, standard output holds {\"verdict\":\"error\",...} instead of a report",
     })
 final class VerifyCommand implements Callable<Integer> {
 
@@ -122,7 +126,9 @@ final class VerifyCommand implements Callable<Integer> {
 
   @Option(
       names = "--json",
-      description = "Print one JSON document (receipts, chains, summary) instead of text lines.")
+      description =
+          "Print one JSON document (receipts, chains, summary, verdict) instead of text lines;"
+              + " on a usage or input error, a JSON error document (verdict \"error\").")
   boolean json;
 
   @Parameters(
@@ -137,6 +143,9 @@ final class VerifyCommand implements Callable<Integer> {
   private final PrintWriter err;
   private final KeysFetcher fetcher;
   private final int processors;
+
+  /** The report being written, once the inputs are checked and the keys read. */
+  private Reports.Writer report;
 
   /** What is being read or verified, for a resource-exhaustion message. */
   private String reading = "the inputs";
@@ -175,16 +184,26 @@ final class VerifyCommand implements Callable<Integer> {
         }
       }
     } catch (InputException e) {
-      err.println(VerifyCli.PROGRAM + ": " + Reports.safe(e.getMessage()));
-      return VerifyCli.EXIT_USAGE;
+      return fail(VerifyCli.PROGRAM + ": " + Reports.safe(e.getMessage()));
     } catch (OutOfMemoryError e) {
       // The window and the chains are unreachable once the stack has unwound: a line fits.
-      err.println(VerifyCli.outOfMemory("verifying " + Reports.safe(reading)));
-      return VerifyCli.EXIT_USAGE;
+      return fail(VerifyCli.outOfMemory("verifying " + Reports.safe(reading)));
     } catch (StackOverflowError e) {
-      err.println(VerifyCli.stackOverflow("verifying " + Reports.safe(reading)));
-      return VerifyCli.EXIT_USAGE;
+      return fail(VerifyCli.stackOverflow("verifying " + Reports.safe(reading)));
     }
+  }
+
+  /**
+   * Reports an error that ends the run: its line on standard error, and with {@code --json} the
+   * error document on standard output too, unless the report had begun there (a run that runs out
+   * of memory halfway through its report leaves that report incomplete).
+   */
+  private int fail(String line) {
+    err.println(line);
+    if (json && (report == null || !report.started())) {
+      Reports.error(VerifyCli.message(line), out);
+    }
+    return VerifyCli.EXIT_USAGE;
   }
 
   /**
@@ -221,7 +240,7 @@ final class VerifyCommand implements Callable<Integer> {
       }
       reading = "the keys document";
       ReceiptVerifier verifier = verifier();
-      Reports.Writer report = json ? Reports.json(out) : Reports.text(out);
+      report = json ? Reports.json(out) : Reports.text(out);
       Audit audit = new Audit(verifier, chain, executor, report);
       for (int i = 0; i < paths.size(); i++) {
         reading = names.get(i);

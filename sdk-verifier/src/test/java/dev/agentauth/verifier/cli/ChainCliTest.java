@@ -58,9 +58,42 @@ class ChainCliTest {
     assertThat(run.outLines())
         .endsWith(
             "CHAIN   " + AUTH + "  VALID (5 receipts)",
-            "5 receipts: 5 valid, 0 invalid; 1 chain: 1 valid, 0 invalid");
+            "RESULT  VALID  5 receipts: 5 valid, 0 invalid; 1 chain: 1 valid, 0 invalid");
     assertThat(run.outLines().get(0))
         .isEqualTo("VALID   01JCLICREATE  (authorization_granted authorization.create)");
+  }
+
+  @Test
+  void anInvalidReceiptInValidChainsEndsTheReportWithAnInvalidVerdict() {
+    // The tampered receipt names no authorization: each chain stays valid, the run does not.
+    ObjectNode tampered = scope("01JCLITAMPERED", "10:20", "allow");
+    tampered.put("reason", "changed");
+    tampered.putNull("authorization_id");
+    List<ObjectNode> receipts = validChain();
+    receipts.add(2, tampered);
+
+    Run run = verifyChain(receipts);
+    Run json = verifyChain(receipts, "--json");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.outLines())
+        .contains("CHAIN   " + AUTH + "  VALID (5 receipts)")
+        .last()
+        .isEqualTo("RESULT  INVALID  6 receipts: 5 valid, 1 invalid; 1 chain: 1 valid, 0 invalid");
+    assertThat(run.outLines()).noneMatch(l -> l.contains("INVALID (") && l.startsWith("CHAIN"));
+    assertThat(json.exitCode()).isEqualTo(1);
+    JsonNode doc = CliFixtures.parse(json.out());
+    assertThat(doc.at("/chains/0/valid").asBoolean()).isTrue();
+    assertThat(doc.at("/summary/ok").asBoolean()).isFalse();
+    assertThat(doc.get("verdict").asText()).isEqualTo("invalid");
+  }
+
+  @Test
+  void aValidRunEndsWithAValidVerdictInJsonToo() {
+    Run json = verifyChain(validChain(), "--json");
+
+    assertThat(json.exitCode()).isZero();
+    assertThat(CliFixtures.parse(json.out()).get("verdict").asText()).isEqualTo("valid");
   }
 
   @Test
@@ -80,7 +113,7 @@ class ChainCliTest {
     assertThat(run.outLines())
         .endsWith(
             "CHAIN   " + AUTH + "  VALID (5 receipts)",
-            "5 receipts: 5 valid, 0 invalid; 1 chain: 1 valid, 0 invalid");
+            "RESULT  VALID  5 receipts: 5 valid, 0 invalid; 1 chain: 1 valid, 0 invalid");
   }
 
   @Test
@@ -107,7 +140,7 @@ class ChainCliTest {
         .endsWith(
             "CHAIN   " + AUTH + "  INVALID (4 receipts, 1 problem)",
             "  MISSING_CREATE: the chain has no valid authorization.create receipt",
-            "4 receipts: 4 valid, 0 invalid; 1 chain: 0 valid, 1 invalid");
+            "RESULT  INVALID  4 receipts: 4 valid, 0 invalid; 1 chain: 0 valid, 1 invalid");
   }
 
   @Test
@@ -124,7 +157,7 @@ class ChainCliTest {
             "CHAIN   " + AUTH + "  INVALID (6 receipts, 1 problem)",
             "  USE_AFTER_REVOKE 01JCLILATE: scope receipt with decision allow issued at"
                 + " 2026-06-01T11:30:00Z, after the revocation at 2026-06-01T11:00:00Z",
-            "6 receipts: 6 valid, 0 invalid; 1 chain: 0 valid, 1 invalid");
+            "RESULT  INVALID  6 receipts: 6 valid, 0 invalid; 1 chain: 0 valid, 1 invalid");
   }
 
   @Test
@@ -145,7 +178,10 @@ class ChainCliTest {
             "  INVALID_RECEIPT 01JCLISCOPE2",
             "  OUT_OF_ORDER 01JCLIEARLY",
             "  USE_AFTER_REVOKE 01JCLILATE");
-    assertThat(run.outLines()).last().asString().startsWith("7 receipts: 6 valid, 1 invalid;");
+    assertThat(run.outLines())
+        .last()
+        .asString()
+        .startsWith("RESULT  INVALID  7 receipts: 6 valid, 1 invalid;");
   }
 
   @Test
@@ -169,7 +205,7 @@ class ChainCliTest {
             "CHAIN   auth_other  INVALID (1 receipt, 1 problem)",
             "  MISSING_CREATE: the chain has no valid authorization.create receipt",
             "1 receipt belongs to no chain (no authorization_id)",
-            "7 receipts: 7 valid, 0 invalid; 2 chains: 1 valid, 1 invalid");
+            "RESULT  INVALID  7 receipts: 7 valid, 0 invalid; 2 chains: 1 valid, 1 invalid");
   }
 
   @Test

@@ -117,7 +117,8 @@ class KeysUrlTest {
 
     assertThat(run.exitCode()).isZero();
     assertThat(run.outLines())
-        .containsExactly("VALID   01JA  (allow email.send)", "1 receipt: 1 valid, 0 invalid");
+        .containsExactly(
+            "VALID   01JA  (allow email.send)", "RESULT  VALID  1 receipt: 1 valid, 0 invalid");
     assertThat(run.err()).isEmpty(); // loopback: no plain-HTTP warning
     assertThat(requests).containsExactly("GET /api/v1/workspaces/ws_cli/keys");
   }

@@ -5,6 +5,7 @@ import static dev.agentauth.verifier.cli.CliFixtures.json;
 import static dev.agentauth.verifier.cli.CliFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedWriter;
 import java.io.ByteArrayInputStream;
@@ -137,7 +138,8 @@ class LargeInputJarIT {
     assertThat(lines.get(2)).startsWith("INVALID 01JLARGETAMPERED  SIGNATURE: ");
     assertThat(lines.get(receipts))
         .isEqualTo(
-            receipts
+            "RESULT  INVALID  "
+                + receipts
                 + " receipts: "
                 + (receipts - receipts / 3)
                 + " valid, "
@@ -153,7 +155,11 @@ class LargeInputJarIT {
     Result result = java(HEAP, "verify", "--keys", keys, "--json", file);
 
     assertThat(result.exitCode()).isEqualTo(2);
-    assertThat(result.out()).isEmpty();
+    // --json: nothing of the report was written, so standard output is the error document.
+    JsonNode error = CliFixtures.parse(result.out());
+    assertThat(error.get("verdict").asText()).isEqualTo("error");
+    assertThat(error.get("error").asText())
+        .isEqualTo(result.err().strip().substring("agentauth-verify: ".length()));
     assertThat(result.err().lines()).hasSize(1);
     assertThat(result.err())
         .startsWith("agentauth-verify: out of memory verifying " + file + " (maximum heap ")

@@ -139,7 +139,7 @@ class ParallelCliTest {
     assertThat(run.outLines())
         .contains("CHAIN   " + CliFixtures.AUTHORIZATION + "  VALID (41 receipts)")
         .last()
-        .isEqualTo("41 receipts: 41 valid, 0 invalid; 1 chain: 1 valid, 0 invalid");
+        .isEqualTo("RESULT  VALID  41 receipts: 41 valid, 0 invalid; 1 chain: 1 valid, 0 invalid");
   }
 
   @Test

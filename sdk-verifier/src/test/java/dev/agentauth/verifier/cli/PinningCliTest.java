@@ -66,7 +66,7 @@ class PinningCliTest {
             receipts);
 
     assertThat(run.exitCode()).isZero();
-    assertThat(run.outLines()).last().isEqualTo("2 receipts: 2 valid, 0 invalid");
+    assertThat(run.outLines()).last().isEqualTo("RESULT  VALID  2 receipts: 2 valid, 0 invalid");
   }
 
   @Test
@@ -81,7 +81,7 @@ class PinningCliTest {
                 + " ws_cli but is not pinned: its fingerprint "
                 + K2_PIN
                 + " is not one of the trusted key fingerprints",
-            "2 receipts: 1 valid, 1 invalid");
+            "RESULT  INVALID  2 receipts: 1 valid, 1 invalid");
   }
 
   @Test

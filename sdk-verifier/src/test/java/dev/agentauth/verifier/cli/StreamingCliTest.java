@@ -88,7 +88,8 @@ class StreamingCliTest {
         .isEqualTo(file + ":" + RECEIPTS);
     assertThat(one.outLines().get(one.outLines().size() - 1))
         .isEqualTo(
-            RECEIPTS
+            "RESULT  INVALID  "
+                + RECEIPTS
                 + " receipts: "
                 + (RECEIPTS / 100 + 1)
                 + " valid, "

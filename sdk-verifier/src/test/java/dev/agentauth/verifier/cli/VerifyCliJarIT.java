@@ -79,7 +79,7 @@ class VerifyCliJarIT {
     assertThat(result.out())
         .contains(
             "VALID   01JCLISCOPE1  (allow email.send)",
-            "2 receipts: 2 valid, 0 invalid; 1 chain: 1 valid, 0 invalid");
+            "RESULT  VALID  2 receipts: 2 valid, 0 invalid; 1 chain: 1 valid, 0 invalid");
   }
 
   @Test
@@ -139,7 +139,8 @@ class VerifyCliJarIT {
     assertThat(fingerprint.out()).startsWith("cli/k1  SHA256:");
     assertThat(verified.err()).isEmpty();
     assertThat(verified.exitCode()).isZero();
-    assertThat(verified.out()).endsWith("2 receipts: 2 valid, 0 invalid" + System.lineSeparator());
+    assertThat(verified.out())
+        .endsWith("RESULT  VALID  2 receipts: 2 valid, 0 invalid" + System.lineSeparator());
   }
 
   @Test

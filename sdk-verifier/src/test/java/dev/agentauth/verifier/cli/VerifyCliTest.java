@@ -62,7 +62,8 @@ class VerifyCliTest {
     assertThat(run.exitCode()).isZero();
     assertThat(run.outLines())
         .containsExactly(
-            "VALID   01JCLISCOPE1  (allow email.send)", "1 receipt: 1 valid, 0 invalid");
+            "VALID   01JCLISCOPE1  (allow email.send)",
+            "RESULT  VALID  1 receipt: 1 valid, 0 invalid");
     assertThat(run.err()).isEmpty();
   }
 
@@ -77,7 +78,7 @@ class VerifyCliTest {
     Run run = run("verify", "--keys", keys, file);
 
     assertThat(run.exitCode()).isZero();
-    assertThat(run.outLines()).last().isEqualTo("1 receipt: 1 valid, 0 invalid");
+    assertThat(run.outLines()).last().isEqualTo("RESULT  VALID  1 receipt: 1 valid, 0 invalid");
   }
 
   @Test
@@ -88,7 +89,10 @@ class VerifyCliTest {
     Run run = CliFixtures.run(VECTOR_CLOCK, "", "verify", "--keys", vectorKeys, file);
 
     assertThat(run.exitCode()).isZero();
-    assertThat(run.outLines()).hasSize(17).last().isEqualTo("16 receipts: 16 valid, 0 invalid");
+    assertThat(run.outLines())
+        .hasSize(17)
+        .last()
+        .isEqualTo("RESULT  VALID  16 receipts: 16 valid, 0 invalid");
     assertThat(run.outLines().subList(0, 16)).allMatch(l -> l.startsWith("VALID   rcp_"));
   }
 
@@ -100,7 +104,10 @@ class VerifyCliTest {
     Run run = CliFixtures.run(VECTOR_CLOCK, "", "verify", "--keys", vectorKeys, file);
 
     assertThat(run.exitCode()).isEqualTo(1);
-    assertThat(run.outLines()).hasSize(24).last().isEqualTo("23 receipts: 0 valid, 23 invalid");
+    assertThat(run.outLines())
+        .hasSize(24)
+        .last()
+        .isEqualTo("RESULT  INVALID  23 receipts: 0 valid, 23 invalid");
     assertThat(run.outLines().subList(0, 23)).allMatch(l -> l.startsWith("INVALID "));
     assertThat(run.out())
         .contains(
@@ -130,7 +137,7 @@ class VerifyCliTest {
             "INVALID 01JCLITAMPERED  SIGNATURE: signature verification failed: the Ed25519"
                 + " signature does not match the canonical payload under key \"cli/k1\"",
             "VALID   01JCLISCOPE3  (deny email.send)",
-            "3 receipts: 2 valid, 1 invalid");
+            "RESULT  INVALID  3 receipts: 2 valid, 1 invalid");
   }
 
   @Test
@@ -140,7 +147,7 @@ class VerifyCliTest {
     Run run = CliFixtures.run(CliFixtures.CLOCK, stdin, "verify", "--keys", keys, "-");
 
     assertThat(run.exitCode()).isZero();
-    assertThat(run.outLines()).last().isEqualTo("2 receipts: 2 valid, 0 invalid");
+    assertThat(run.outLines()).last().isEqualTo("RESULT  VALID  2 receipts: 2 valid, 0 invalid");
   }
 
   @Test
@@ -155,7 +162,7 @@ class VerifyCliTest {
         .containsExactly(
             "VALID   01JA  (allow email.send)",
             "VALID   01JB  (allow email.send)",
-            "2 receipts: 2 valid, 0 invalid");
+            "RESULT  VALID  2 receipts: 2 valid, 0 invalid");
   }
 
   /** The service's {@code GET /v1/receipts/{id}} answer for a signed receipt. */
@@ -192,7 +199,7 @@ class VerifyCliTest {
             "VALID   01JC  (allow email.send)",
             "VALID   01JD  (allow email.send)",
             "VALID   01JE  (allow email.send)",
-            "5 receipts: 5 valid, 0 invalid");
+            "RESULT  VALID  5 receipts: 5 valid, 0 invalid");
   }
 
   @Test
@@ -207,7 +214,10 @@ class VerifyCliTest {
     Run run = run("verify", "--keys", keys, file);
 
     assertThat(run.exitCode()).isEqualTo(1);
-    assertThat(run.outLines()).hasSize(3).last().isEqualTo("2 receipts: 0 valid, 2 invalid");
+    assertThat(run.outLines())
+        .hasSize(3)
+        .last()
+        .isEqualTo("RESULT  INVALID  2 receipts: 0 valid, 2 invalid");
     assertThat(run.outLines().get(0))
         .startsWith("INVALID 01JT  SIGNATURE: signature verification failed");
     assertThat(run.outLines().get(1)).startsWith("INVALID (").contains("Duplicate field 'scope'");
@@ -232,8 +242,71 @@ class VerifyCliTest {
     Run run = run("verify", "--keys", keys, file);
 
     assertThat(run.exitCode()).isEqualTo(1);
-    assertThat(run.outLines()).last().isEqualTo("5 receipts: 0 valid, 5 invalid");
-    assertThat(run.outLines().subList(0, 5)).allMatch(l -> l.startsWith("INVALID "));
+    assertThat(run.outLines()).last().isEqualTo("RESULT  INVALID  5 receipts: 0 valid, 5 invalid");
+    String pending =
+        "PARSE: a pending receipt (status \"pending\"): it is not signed yet, so there is"
+            + " nothing to verify; fetch it again (GET /v1/receipts/";
+    String notSigned =
+        "PARSE: not a signed receipt: a signed receipt's envelope is exactly"
+            + " {\"status\":\"signed\",\"receipt\":{...}}";
+    assertThat(run.outLines().get(0))
+        .isEqualTo("INVALID 01JP  " + pending + "01JP) once it is signed, and verify that");
+    assertThat(run.outLines().get(1)).startsWith("INVALID (" + file + ":2)  " + pending + "{id})");
+    assertThat(run.outLines().subList(2, 5))
+        .allMatch(l -> l.startsWith("INVALID (") && l.contains(notSigned));
+    assertThat(run.out()).doesNotContain("VERSION");
+  }
+
+  @Test
+  void anEnvelopeOfAnotherStatusIsNeitherAReceiptNorASignedOne() {
+    String file =
+        file("odd.ndjson", "{\"status\":\"deleted\",\"receipt_id\":\"01JX\"}\n{\"status\":7}\n");
+
+    Run run = run("verify", "--keys", keys, file);
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.outLines())
+        .containsExactly(
+            "INVALID 01JX  PARSE: not a receipt: an envelope with status \"deleted\", neither a"
+                + " receipt nor a signed receipt {\"status\":\"signed\",\"receipt\":{...}}"
+                + " (a receipt not yet signed has status \"pending\")",
+            "INVALID ("
+                + file
+                + ":2)  PARSE: not a receipt: an envelope with a status that is not a string"
+                + " (VALUE_NUMBER_INT), neither a receipt nor a signed receipt"
+                + " {\"status\":\"signed\",\"receipt\":{...}} (a receipt not yet signed has"
+                + " status \"pending\")",
+            "RESULT  INVALID  2 receipts: 0 valid, 2 invalid");
+  }
+
+  @Test
+  void aReceiptWithAStatusMemberIsStillVerifiedAsAReceipt() {
+    ObjectNode receipt = scope("01JS", "11:00", "allow");
+    receipt.put("status", "pending");
+    String file = file("status.json", json(receipt));
+
+    Run run = run("verify", "--keys", keys, file);
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.outLines().get(0)).startsWith("INVALID 01JS  SCHEMA: ");
+  }
+
+  @Test
+  void aPendingReceiptInJsonOutputNamesItsIdAndStep() {
+    String file =
+        file(
+            "pending.json",
+            "{\"status\":\"pending\",\"receipt_id\":\"01JP\",\"ready_at_estimate\":"
+                + "\"2026-06-01T11:00:00.050Z\",\"url\":\"http://x/v1/receipts/01JP\"}");
+
+    Run run = run("verify", "--json", "--keys", keys, file);
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    JsonNode doc = CliFixtures.parse(run.out());
+    assertThat(doc.at("/receipts/0/receipt_id").asText()).isEqualTo("01JP");
+    assertThat(doc.at("/receipts/0/step").asText()).isEqualTo("PARSE");
+    assertThat(doc.at("/receipts/0/message").asText()).startsWith("a pending receipt");
+    assertThat(doc.get("verdict").asText()).isEqualTo("invalid");
   }
 
   @Test
@@ -256,7 +329,7 @@ class VerifyCliTest {
                 + file
                 + "[5])  PARSE: receipt is not valid JSON: Duplicate field 'a'"
                 + " (line 1, column 13)",
-            "6 receipts: 1 valid, 5 invalid");
+            "RESULT  INVALID  6 receipts: 1 valid, 5 invalid");
   }
 
   @Test
@@ -283,7 +356,10 @@ class VerifyCliTest {
     Run run = run("verify", "--keys", keys, file);
 
     assertThat(run.exitCode()).isZero();
-    assertThat(run.outLines()).hasSize(301).last().isEqualTo("300 receipts: 300 valid, 0 invalid");
+    assertThat(run.outLines())
+        .hasSize(301)
+        .last()
+        .isEqualTo("RESULT  VALID  300 receipts: 300 valid, 0 invalid");
     assertThat(run.outLines().get(299)).isEqualTo("VALID   01JBULK00299  (deny email.send)");
   }
 
@@ -329,7 +405,7 @@ class VerifyCliTest {
     assertThat(run.outLines())
         .containsExactly(
             "VALID   01J\\u000aVALID   fake\\u202e  (deny email.send)",
-            "1 receipt: 1 valid, 0 invalid");
+            "RESULT  VALID  1 receipt: 1 valid, 0 invalid");
   }
 
   // --- JSON output ----------------------------------------------------------------------------
@@ -367,6 +443,61 @@ class VerifyCliTest {
     assertThat(summary.get("valid").asInt()).isEqualTo(1);
     assertThat(summary.get("invalid").asInt()).isEqualTo(1);
     assertThat(summary.get("ok").asBoolean()).isFalse();
+  }
+
+  /** An exit-2 run with --json: the line on standard error, and the JSON error document. */
+  private static void assertJsonError(Run run, String... messageParts) {
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).startsWith("agentauth-verify: ").contains(messageParts);
+    assertNoStackTrace(run);
+    JsonNode doc = CliFixtures.parse(run.out());
+    assertThat(doc.get("verdict").asText()).isEqualTo("error");
+    assertThat(doc.get("exit_code").asInt()).isEqualTo(2);
+    assertThat(doc.get("error").asText()).contains(messageParts);
+    assertThat(doc.has("receipts")).isFalse();
+  }
+
+  @Test
+  void jsonOutputOfAnInputErrorIsAJsonErrorDocument() {
+    String receipt = file("one.json", json(scope("01JA", "11:00", "allow")));
+    String pin = "SHA256:" + "A".repeat(43);
+
+    assertJsonError(
+        run("verify", "--json", "--keys", keys, "--trusted-key-fingerprint", pin, receipt),
+        "holds none of the pinned keys");
+    assertJsonError(
+        run(
+            "verify",
+            "--json",
+            "--keys-url",
+            "http://agentauth.example.com",
+            "--workspace",
+            "ws_cli",
+            receipt),
+        "plain http to a host that is not loopback");
+    assertJsonError(
+        run("verify", "--json", "--keys", keys, dir.resolve("missing.json").toString()),
+        "no such file");
+    assertJsonError(
+        run("verify", "--json", "--keys", keys, "--threads", "0", receipt), "--threads");
+    // A usage error picocli reports: the JSON document names it too.
+    assertJsonError(
+        run("verify", "--json", "--keys", keys, "--no-such-option", receipt), "--no-such-option");
+  }
+
+  @Test
+  void withoutJsonAnInputErrorPrintsNothingOnStandardOutput() {
+    String receipt = file("one.json", json(scope("01JA", "11:00", "allow")));
+
+    assertInputError(
+        run(
+            "verify",
+            "--keys",
+            keys,
+            "--trusted-key-fingerprint",
+            "SHA256:" + "A".repeat(43),
+            receipt),
+        "holds none of the pinned keys");
   }
 
   @Test

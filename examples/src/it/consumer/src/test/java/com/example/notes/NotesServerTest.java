@@ -161,6 +161,20 @@ class NotesServerTest {
   }
 
   @Test
+  void theKotlinStandardLibraryIsTheVersionAgentAuthIsTestedWith() throws Exception {
+    // OkHttp's POM asks for an older one than Javalin's; agentauth's POMs name the tested one.
+    String expected = System.getProperty("agentauth.kotlin.version");
+    assertNotEquals(null, expected);
+    String jar =
+        Class.forName("kotlin.KotlinVersion")
+            .getProtectionDomain()
+            .getCodeSource()
+            .getLocation()
+            .getPath();
+    assertTrue(jar.endsWith("/kotlin-stdlib-" + expected + ".jar"), jar);
+  }
+
+  @Test
   void everyJackson2JarIsOfOneMinorVersion() throws IOException {
     // Jackson's jars are OSGi bundles: Bundle-SymbolicName com.fasterxml.jackson.*.
     Map<String, String> versions = new TreeMap<>();
