@@ -42,7 +42,14 @@ class LibraryConventionsTest {
   /** The modules published as libraries. */
   static final List<String> LIBRARIES =
       List.of(
-          "sdk-core", "sdk-verifier", "sdk-mcp-middleware", "sdk-spring-ai", "reference-server");
+          "sdk-core",
+          "sdk-verifier",
+          "sdk-guard",
+          "sdk-mcp-middleware",
+          "sdk-spring-ai",
+          "sdk-spring-ai-test",
+          "sdk-langchain4j",
+          "reference-server");
 
   @Test
   void publicMethodsKeepTheirParameterNames() throws NoSuchMethodException {
@@ -145,7 +152,7 @@ class LibraryConventionsTest {
   }
 
   @Test
-  void theBomManagesOurFiveArtifactsAndTheMcpSdksFourAsInstallMdSays() throws Exception {
+  void theBomManagesOurEightArtifactsAndTheMcpSdksFourAsInstallMdSays() throws Exception {
     Document bom =
         DocumentBuilderFactory.newInstance()
             .newDocumentBuilder()
@@ -164,14 +171,17 @@ class LibraryConventionsTest {
         .containsExactlyInAnyOrder(
             "dev.agentauth:agentauth-sdk-core",
             "dev.agentauth:agentauth-sdk-verifier",
+            "dev.agentauth:agentauth-guard",
             "dev.agentauth:agentauth-sdk-mcp-middleware",
             "dev.agentauth:agentauth-spring-boot-starter",
+            "dev.agentauth:agentauth-spring-boot-test",
+            "dev.agentauth:agentauth-langchain4j",
             "dev.agentauth:agentauth-reference-server",
             "io.modelcontextprotocol.sdk:mcp-core",
             "io.modelcontextprotocol.sdk:mcp",
             "io.modelcontextprotocol.sdk:mcp-json-jackson2",
             "io.modelcontextprotocol.sdk:mcp-json-jackson3");
-    assertThat(install).contains("The BOM pins nine artifacts: agentauth's own five");
+    assertThat(install).contains("The BOM pins twelve artifacts: agentauth's own eight");
     for (String artifact : managed) {
       assertThat(install).contains("`" + artifact.substring(artifact.indexOf(':') + 1) + "`");
     }

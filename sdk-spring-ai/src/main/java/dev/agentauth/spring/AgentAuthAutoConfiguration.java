@@ -77,9 +77,27 @@ public class AgentAuthAutoConfiguration {
           "Set it (e.g. agentauth.api-key=${AGENTAUTH_API_KEY}), or define an AgentAuthClient"
               + " bean.");
     }
-    return AgentAuthClient.builder()
-        .baseUrl(properties.getBaseUrl())
-        .apiKey(properties.getApiKey())
+    requireResolved("agentauth.base-url", properties.getBaseUrl(), false);
+    requireResolved("agentauth.api-key", properties.getApiKey(), true);
+    AgentAuthClient.Builder builder = AgentAuthClient.builder();
+    try {
+      builder.baseUrl(properties.getBaseUrl());
+    } catch (IllegalArgumentException e) {
+      throw new AgentAuthConfigurationException(
+          "agentauth.base-url: " + e.getMessage() + ".",
+          "Set agentauth.base-url to the agentauth service's URL, such as"
+              + " https://agentauth.example.com.");
+    }
+    try {
+      builder.apiKey(properties.getApiKey());
+    } catch (IllegalArgumentException e) {
+      // The message names an index, never the key.
+      throw new AgentAuthConfigurationException(
+          "agentauth.api-key: " + e.getMessage() + ".",
+          "Set agentauth.api-key to the key the service created (sk_...), without quotes or"
+              + " spaces.");
+    }
+    return builder
         .connectTimeout(properties.getConnectTimeout())
         .requestTimeout(properties.getRequestTimeout())
         .checkTimeout(properties.getCheckTimeout())
@@ -87,6 +105,34 @@ public class AgentAuthAutoConfiguration {
         .allowInsecureHttp(properties.isAllowInsecureHttp())
         .fallback(fallbackPolicy(properties.getFallback()))
         .build();
+  }
+
+  /**
+   * A value that is still a {@code ${...}} placeholder: Spring Boot binds an unresolvable one as
+   * written, so a missing environment variable would reach the client as the key or URL itself.
+   */
+  private static void requireResolved(String property, String value, boolean secret) {
+    int start = value.indexOf("${");
+    int end = start < 0 ? -1 : value.indexOf('}', start);
+    if (start < 0 || end < 0) {
+      return;
+    }
+    String placeholder = value.substring(start + 2, end);
+    int colon = placeholder.indexOf(':');
+    String name = colon < 0 ? placeholder : placeholder.substring(0, colon);
+    throw new AgentAuthConfigurationException(
+        property
+            + " is the unresolved placeholder ${"
+            + name
+            + "}: neither an environment variable nor a property named "
+            + name
+            + " is set.",
+        "Set the environment variable "
+            + name
+            + (secret ? " (from your secret store)" : "")
+            + " before starting the application, or give "
+            + property
+            + " a value.");
   }
 
   static FallbackPolicy fallbackPolicy(AgentAuthProperties.Fallback fallback) {
@@ -129,7 +175,7 @@ public class AgentAuthAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   ToolBindings agentAuthToolBindings(AgentAuthProperties properties) {
-    return ToolBindings.from(properties.getTools());
+    return ToolBindings.from(properties.getTools(), properties.getMcp().getToolScopes().keySet());
   }
 
   /**

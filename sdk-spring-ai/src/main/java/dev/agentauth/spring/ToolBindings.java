@@ -12,6 +12,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
@@ -20,7 +22,9 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * configured, the guard's default (the tool's name and a digest of the arguments). Checked at
  * startup, each mistake stopping the application with the property to fix: a malformed template, a
  * placeholder that is not an argument of the tool, a template for a tool that does not exist, and
- * both a template and the opt-out on one tool.
+ * both a template and the opt-out on one tool; and a tool name in {@code agentauth.mcp.tool-scopes}
+ * that misspells a tool's (a name no MCP tool has and no misspelling is only logged: it may be a
+ * ChatClient's tool, guarded later).
  *
  * <p>The tool-name check runs once every singleton exists, and only when the MCP server exposes
  * tools: the tools a ChatClient calls are known only as the application guards them, so names
@@ -28,20 +32,24 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * tools is not checked. Thread-safe.
  */
 final class ToolBindings implements SmartInitializingSingleton {
+  private static final Logger log = LoggerFactory.getLogger(ToolBindings.class);
 
   private final Map<String, ResourceBinding> bindings;
   private final Map<String, String> templates;
+  private final Set<String> scopedTools;
   private final Set<String> seen = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean mcpTools = new AtomicBoolean();
 
-  private ToolBindings(Map<String, ResourceBinding> bindings, Map<String, String> templates) {
+  private ToolBindings(
+      Map<String, ResourceBinding> bindings, Map<String, String> templates, Set<String> scoped) {
     this.bindings = Collections.unmodifiableMap(bindings);
     this.templates = Collections.unmodifiableMap(templates);
+    this.scopedTools = Set.copyOf(scoped);
   }
 
   /** Returns no configured binding: every tool gets the guard's default. */
   static ToolBindings none() {
-    return new ToolBindings(Map.of(), Map.of());
+    return new ToolBindings(Map.of(), Map.of(), Set.of());
   }
 
   /**
@@ -51,6 +59,17 @@ final class ToolBindings implements SmartInitializingSingleton {
    *     entry
    */
   static ToolBindings from(Map<String, ToolProperties> tools) {
+    return from(tools, Set.of());
+  }
+
+  /**
+   * Reads {@code agentauth.tools}, and remembers the tool names {@code agentauth.mcp.tool-scopes}
+   * maps, to check them as those of {@code agentauth.tools} once every singleton exists.
+   *
+   * @throws AgentAuthConfigurationException naming the property of a malformed or contradictory
+   *     entry
+   */
+  static ToolBindings from(Map<String, ToolProperties> tools, Set<String> scopedTools) {
     Map<String, ResourceBinding> bindings = new LinkedHashMap<>();
     Map<String, String> templates = new LinkedHashMap<>();
     for (Map.Entry<String, ToolProperties> e : tools.entrySet()) {
@@ -93,7 +112,7 @@ final class ToolBindings implements SmartInitializingSingleton {
         templates.put(tool, template);
       }
     }
-    return new ToolBindings(bindings, templates);
+    return new ToolBindings(bindings, templates, scopedTools);
   }
 
   /** Returns the configured bindings, by tool name (tools not listed get the guard's default). */
@@ -184,6 +203,81 @@ final class ToolBindings implements SmartInitializingSingleton {
               + tool
               + ", or remove the entry.");
     }
+    Set<String> unscoped = new TreeSet<>(scopedTools);
+    unscoped.removeAll(seen);
+    String property = AgentAuthProperties.PREFIX + ".mcp.tool-scopes";
+    for (String name : unscoped) {
+      String near = nearest(name, seen);
+      if (near != null) {
+        throw new AgentAuthConfigurationException(
+            property
+                + "."
+                + name
+                + " maps a tool the application does not have; its tool "
+                + near
+                + " is checked under its default scope instead. The guarded tools are "
+                + new TreeSet<>(seen)
+                + ".",
+            "Correct the tool name in "
+                + property
+                + "."
+                + name
+                + " (write it as tools/list shows it: "
+                + near
+                + "?), or remove the entry.");
+      }
+    }
+    if (!unscoped.isEmpty()) {
+      log.info(
+          "agentauth: {} maps {} {}, which no MCP tool is named: fine for tools a ChatClient calls,"
+              + " else check the names (the MCP tools: {})",
+          property,
+          unscoped.size() == 1 ? "tool" : "tools",
+          unscoped,
+          new TreeSet<>(seen));
+    }
+  }
+
+  /**
+   * Returns the tool {@code name} most likely misspells: the same but for case, {@code -} and
+   * {@code _}, or one edit away (two for names of 8 characters or more); {@code null} if none.
+   */
+  static String nearest(String name, Set<String> tools) {
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (String tool : new TreeSet<>(tools)) {
+      int d = normalized(name).equals(normalized(tool)) ? 0 : distance(name, tool);
+      int allowed = Math.min(name.length(), tool.length()) >= 8 ? 2 : 1;
+      if (d <= allowed && d < bestDistance) {
+        best = tool;
+        bestDistance = d;
+      }
+    }
+    return best;
+  }
+
+  private static String normalized(String name) {
+    return name.toLowerCase(java.util.Locale.ROOT).replace('-', '_');
+  }
+
+  /** Levenshtein distance. */
+  private static int distance(String a, String b) {
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      prev[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+      }
+      int[] t = prev;
+      prev = cur;
+      cur = t;
+    }
+    return prev[b.length()];
   }
 
   @Override

@@ -60,6 +60,26 @@ class FailureAnalyzerTest {
         .contains("Set agentauth.mcp.agent-id to the agent_id");
   }
 
+  @Test
+  void aRealStartupWithoutAnApiKeyEndsWithTheReportNotAStackTrace(CapturedOutput output) {
+    SpringApplication app = new SpringApplication(Empty.class);
+    app.setWebApplicationType(WebApplicationType.NONE);
+    app.setDefaultProperties(
+        Map.of(
+            "agentauth.base-url", "http://127.0.0.1:9",
+            "agentauth.mcp.agent-id", "test-bot",
+            "spring.main.banner-mode", "off"));
+
+    assertThatThrownBy(app::run).hasRootCauseInstanceOf(AgentAuthConfigurationException.class);
+    String report =
+        output.getAll().substring(output.getAll().indexOf("APPLICATION FAILED TO START"));
+    assertThat(report)
+        .contains("agentauth.api-key is not set: the starter's client needs an API key.")
+        .contains("Action:")
+        .contains("agentauth.api-key=${AGENTAUTH_API_KEY}")
+        .doesNotContain("\tat ");
+  }
+
   @Configuration(proxyBeanMethods = false)
   @ImportAutoConfiguration(AgentAuthAutoConfiguration.class)
   static class Empty {}
@@ -81,6 +101,49 @@ class FailureAnalyzerTest {
               FailureAnalysis a = analysisOf(ctx.getStartupFailure());
               assertThat(a.getDescription()).startsWith("agentauth.api-key is not set");
               assertThat(a.getAction()).contains("AGENTAUTH_API_KEY");
+            });
+  }
+
+  @Test
+  void anUnresolvedPlaceholderNamesTheVariableToSet() {
+    runner
+        .withPropertyValues(
+            "agentauth.base-url=http://127.0.0.1:9",
+            "agentauth.api-key=${AGENTAUTH_TEST_KEY_NOT_SET_ANYWHERE}")
+        .run(
+            ctx -> {
+              FailureAnalysis a = analysisOf(ctx.getStartupFailure());
+              assertThat(a.getDescription())
+                  .isEqualTo(
+                      "agentauth.api-key is the unresolved placeholder"
+                          + " ${AGENTAUTH_TEST_KEY_NOT_SET_ANYWHERE}: neither an environment"
+                          + " variable nor a property named AGENTAUTH_TEST_KEY_NOT_SET_ANYWHERE is"
+                          + " set.");
+              assertThat(a.getAction())
+                  .startsWith("Set the environment variable AGENTAUTH_TEST_KEY_NOT_SET_ANYWHERE");
+            });
+  }
+
+  @Test
+  void aMalformedBaseUrlOrApiKeyNamesThePropertyNotTheKey() {
+    runner
+        .withPropertyValues("agentauth.base-url=agentauth.internal", "agentauth.api-key=sk_k")
+        .run(
+            ctx -> {
+              FailureAnalysis a = analysisOf(ctx.getStartupFailure());
+              assertThat(a.getDescription())
+                  .startsWith("agentauth.base-url: expected an http or https base URL");
+              assertThat(a.getAction()).startsWith("Set agentauth.base-url");
+            });
+    runner
+        .withPropertyValues(
+            "agentauth.base-url=http://127.0.0.1:9", "agentauth.api-key=sk_secret\u00e9tail")
+        .run(
+            ctx -> {
+              FailureAnalysis a = analysisOf(ctx.getStartupFailure());
+              assertThat(a.getDescription())
+                  .startsWith("agentauth.api-key: expected an API key of printable ASCII")
+                  .doesNotContain("sk_secret");
             });
   }
 

@@ -5,12 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.modelcontextprotocol.server.McpStatelessServerFeatures;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.definition.ToolDefinition;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -18,6 +22,7 @@ import org.springframework.context.annotation.Configuration;
  * A wrong {@code agentauth.tools} entry stops the application with Spring Boot's failure report,
  * naming the property and what to fix; a right one starts.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class ToolBindingsStartupTest {
 
   private final ApplicationContextRunner runner =
@@ -94,6 +99,58 @@ class ToolBindingsStartupTest {
                           + " guarded tools are [delete_note, send_email].");
               assertThat(a.getAction()).contains("agentauth.tools.delete_notes");
             });
+  }
+
+  @Test
+  void aMisspeltToolInTheScopeMappingNamesThePropertyAndTheToolItMeant() {
+    runner
+        .withPropertyValues("agentauth.mcp.tool-scopes.send_mail=email.send")
+        .run(
+            ctx -> {
+              FailureAnalysis a = analysisOf(ctx.getStartupFailure());
+              assertThat(a.getDescription())
+                  .isEqualTo(
+                      "agentauth.mcp.tool-scopes.send_mail maps a tool the application does not"
+                          + " have; its tool send_email is checked under its default scope"
+                          + " instead. The guarded tools are [delete_note, send_email].");
+              assertThat(a.getAction())
+                  .isEqualTo(
+                      "Correct the tool name in agentauth.mcp.tool-scopes.send_mail (write it as"
+                          + " tools/list shows it: send_email?), or remove the entry.");
+            });
+    runner
+        .withPropertyValues("agentauth.mcp.tool-scopes.Delete-Note=notes.delete")
+        .run(
+            ctx ->
+                assertThat(analysisOf(ctx.getStartupFailure()).getAction())
+                    .contains("delete_note?"));
+  }
+
+  @Test
+  void aScopeMappingForAnotherToolStartsAndIsLogged(CapturedOutput output) {
+    runner
+        .withPropertyValues(
+            "agentauth.mcp.tool-scopes.delete_note=notes.delete",
+            "agentauth.mcp.tool-scopes.lookup_customer=crm.read")
+        .run(
+            ctx -> {
+              assertThat(ctx).hasNotFailed();
+              assertThat(output)
+                  .contains(
+                      "agentauth.mcp.tool-scopes maps tool [lookup_customer], which no MCP tool is"
+                          + " named");
+            });
+  }
+
+  @Test
+  void nearestFindsCaseSeparatorAndSmallEditsOnly() {
+    Set<String> tools = Set.of("send_email", "read", "delete_note");
+    assertThat(ToolBindings.nearest("SEND-EMAIL", tools)).isEqualTo("send_email");
+    assertThat(ToolBindings.nearest("sendemail", tools)).isEqualTo("send_email");
+    assertThat(ToolBindings.nearest("delete_notes", tools)).isEqualTo("delete_note");
+    assertThat(ToolBindings.nearest("reads", tools)).isEqualTo("read");
+    assertThat(ToolBindings.nearest("send", tools)).isNull();
+    assertThat(ToolBindings.nearest("lookup_customer", tools)).isNull();
   }
 
   @Test

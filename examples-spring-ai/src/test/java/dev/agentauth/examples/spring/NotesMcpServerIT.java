@@ -13,13 +13,20 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -30,10 +37,12 @@ import org.springframework.test.context.DynamicPropertySource;
  * by the MCP Java SDK client (Jackson 3 binding, as Spring AI's server) against the embedded
  * reference server.
  */
+@ExtendWith(OutputCaptureExtension.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @Import(AgentAuthTestServer.Decisions.class)
 class NotesMcpServerIT {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final String ULID = "[0-9A-HJKMNP-TV-Z]{26}";
   private static final List<McpSyncClient> CLIENTS = new CopyOnWriteArrayList<>();
 
@@ -165,6 +174,55 @@ class NotesMcpServerIT {
     assertThatThrownBy(() -> client("mallory-token"))
         .hasStackTraceContaining("McpHttpClientTransportAuthorizationException");
     assertThat(log.decisions).hasSize(decisions);
+  }
+
+  private HttpResponse<String> postInitialize(String authorization) throws Exception {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/mcp"))
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .POST(
+                HttpRequest.BodyPublishers.ofString(
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+                        + "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+                        + "\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}"));
+    if (authorization != null) {
+      b.header("Authorization", authorization);
+    }
+    return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void aRefusedRequestGetsABearerChallengeAndAProblem() throws Exception {
+    HttpResponse<String> none = postInitialize(null);
+    assertThat(none.statusCode()).isEqualTo(401);
+    assertThat(none.headers().allValues("WWW-Authenticate")).containsExactly("Bearer");
+    assertThat(none.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
+    JsonNode problem = JSON.readTree(none.body());
+    assertThat(problem.path("status").asInt()).isEqualTo(401);
+    assertThat(problem.path("title").asText()).isEqualTo("Unauthorized");
+    assertThat(problem.path("detail").asText()).contains("Authorization header is missing");
+
+    HttpResponse<String> unknown = postInitialize("Bearer mallory-token");
+    assertThat(unknown.statusCode()).isEqualTo(401);
+    assertThat(unknown.headers().allValues("WWW-Authenticate"))
+        .containsExactly("Bearer error=\"invalid_token\"");
+    assertThat(JSON.readTree(unknown.body()).path("detail").asText())
+        .contains("bearer token in the Authorization header is not known");
+    assertThat(unknown.body()).doesNotContain("mallory-token");
+  }
+
+  @Test
+  void aCallAnsweredOnAnAsyncDispatchLogsNoSecurityError(CapturedOutput output) {
+    McpSyncClient alice = alice();
+    call(alice, "search_notes", Map.of("query", "bank"));
+    alice.listTools(); // one more round trip: the first call's ASYNC dispatch has ended by now
+
+    assertThat(output.getAll())
+        .doesNotContain("already committed")
+        .doesNotContain("AuthorizationDeniedException")
+        .doesNotContain(" ERROR ");
   }
 
   @Test
