@@ -7,6 +7,7 @@ import dev.agentauth.server.http.Api;
 import dev.agentauth.server.http.ConnectionLimits;
 import dev.agentauth.server.http.ConsoleFiles;
 import dev.agentauth.server.http.ProblemErrorHandler;
+import dev.agentauth.server.http.ReceiptGate;
 import dev.agentauth.server.service.ApiKeyOps;
 import dev.agentauth.server.service.ReceiptOps;
 import dev.agentauth.server.service.ReceiptQuotas;
@@ -57,13 +58,8 @@ import org.slf4j.LoggerFactory;
  * requests, finishes those in flight, signs every pending receipt and closes the store.
  */
 public final class AgentAuthServer implements AutoCloseable {
-  /**
-   * Checks and new authorizations in flight per workspace unless configured: 0, no bound (a bound
-   * made a flood of {@code wait=true} checks worse for a bystander; see docs/server.md).
-   */
-  public static final int DEFAULT_CHECKS_IN_FLIGHT_PER_WORKSPACE = 0;
-
   private static final Logger log = LoggerFactory.getLogger(AgentAuthServer.class);
+  private static final int DEFAULT_REQUEST_THREADS = 250;
   private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration SHUTDOWN_IDLE_TIMEOUT = Duration.ofMillis(100);
 
@@ -257,7 +253,7 @@ public final class AgentAuthServer implements AutoCloseable {
                 config.metricsToken,
                 testClock,
                 config.rateLimit,
-                config.checksInFlightPerWorkspace),
+                config.receiptGate),
             workspaces,
             apiKeys,
             receipts,
@@ -268,7 +264,7 @@ public final class AgentAuthServer implements AutoCloseable {
             cfg -> {
               cfg.jetty.host = config.host;
               cfg.jetty.port = config.port;
-              cfg.jetty.threadPool = requestThreads();
+              cfg.jetty.threadPool = requestThreads(config.requestThreads);
               // Graceful stop: close the connector, then wait for in-flight requests (a check with
               // wait=true takes at most 5 s) before tearing down. Javalin attaches its servlet
               // handler inside this wrapper.
@@ -311,9 +307,9 @@ public final class AgentAuthServer implements AutoCloseable {
    * a fatal error a job of theirs throws reaches the fatal-error policy instead of only Jetty's
    * log.
    */
-  private static QueuedThreadPool requestThreads() {
+  private static QueuedThreadPool requestThreads(int max) {
     QueuedThreadPool pool =
-        new QueuedThreadPool(250, 8, 60_000) {
+        new QueuedThreadPool(max, Math.min(8, max), 60_000) {
           @Override
           protected void onJobFailure(Throwable error) {
             super.onJobFailure(error);
@@ -452,6 +448,16 @@ public final class AgentAuthServer implements AutoCloseable {
     return store;
   }
 
+  /** The gate checks and new authorizations take turns at (tests read its counters). */
+  ReceiptGate receiptGate() {
+    return api.receiptGate();
+  }
+
+  /** Requests waiting for their receipts' signatures now (tests). */
+  int signingWaits() {
+    return signer.waiting();
+  }
+
   /** Receipts waiting to be signed (see {@link SigningService#backlog()}). */
   public long signingBacklog() {
     return signer.backlog();
@@ -468,6 +474,9 @@ public final class AgentAuthServer implements AutoCloseable {
     }
     if (app != null) {
       app.stop();
+    }
+    if (api != null) {
+      api.close();
     }
     housekeeping.shutdownNow();
     apiKeyRefresh.shutdownNow();
@@ -511,7 +520,8 @@ public final class AgentAuthServer implements AutoCloseable {
 
     // ---- API key limits
     private int maxApiKeysPerWorkspace = ApiKeyOps.DEFAULT_MAX_KEYS_PER_WORKSPACE;
-    private int checksInFlightPerWorkspace = DEFAULT_CHECKS_IN_FLIGHT_PER_WORKSPACE;
+    private ReceiptGate.Limits receiptGate = ReceiptGate.Limits.DEFAULT;
+    private int requestThreads = DEFAULT_REQUEST_THREADS;
 
     /**
      * How many API keys that are neither revoked nor expired a workspace may hold; creating one
@@ -590,17 +600,33 @@ public final class AgentAuthServer implements AutoCloseable {
     }
 
     /**
-     * Checks and new authorizations one workspace may have in flight (parsed, decided and committed
-     * at once; a {@code wait=true} wait for signatures does not count); 64 more wait up to 2 s,
-     * then 429 {@code rate_limited}. Default {@value #DEFAULT_CHECKS_IN_FLIGHT_PER_WORKSPACE}: no
-     * bound.
+     * How the checks and new authorizations of all workspaces take turns: how many run at once
+     * (parsed, decided and committed; a {@code wait=true} wait for signatures does not count), and
+     * how many, and how many body bytes, may wait for their turn, per workspace and in all, and for
+     * how long; default {@link ReceiptGate.Limits#DEFAULT}. See docs/server.md "Limits".
      */
-    public Builder checksInFlightPerWorkspace(int max) {
-      if (max < 0) {
-        throw new IllegalArgumentException(
-            "checks in flight per workspace must be 0 (no bound) or more, got " + max);
+    public Builder receiptGate(ReceiptGate.Limits limits) {
+      this.receiptGate = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /**
+     * Checks and new authorizations of all workspaces run at once; the others wait for their turn
+     * (see {@link #receiptGate}). Default {@value ReceiptGate#DEFAULT_IN_FLIGHT}.
+     *
+     * @throws IllegalArgumentException if {@code max} is below 1
+     */
+    public Builder checksInFlight(int max) {
+      this.receiptGate = receiptGate.withInFlight(max);
+      return this;
+    }
+
+    /** Jetty's request threads at most (tests make it small); default 250. */
+    Builder requestThreads(int max) {
+      if (max < 4) {
+        throw new IllegalArgumentException("request threads must be at least 4, got " + max);
       }
-      this.checksInFlightPerWorkspace = max;
+      this.requestThreads = max;
       return this;
     }
 

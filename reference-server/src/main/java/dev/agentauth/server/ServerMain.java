@@ -2,6 +2,7 @@ package dev.agentauth.server;
 
 import dev.agentauth.server.fatal.FatalErrorPolicy;
 import dev.agentauth.server.http.ConnectionLimits;
+import dev.agentauth.server.http.ReceiptGate;
 import dev.agentauth.server.service.ReceiptQuotas;
 import dev.agentauth.server.signing.SigningService;
 import dev.agentauth.server.store.MemoryStore;
@@ -133,13 +134,48 @@ public final class ServerMain implements Callable<Integer> {
               + " 503 until signing catches up (default 5000).")
   long signingBacklogPerWorkspace;
 
+  // ---- fair admission of checks and new authorizations (ReceiptGate)
+
   @Option(
-      names = "--checks-in-flight-per-workspace",
-      defaultValue = "${env:AGENTAUTH_CHECKS_IN_FLIGHT_PER_WORKSPACE:-0}",
+      names = "--checks-in-flight",
+      defaultValue = "${env:AGENTAUTH_CHECKS_IN_FLIGHT:-16}",
       description =
-          "Checks and new authorizations of one workspace parsed, decided and committed at once;"
-              + " 64 more wait up to 2 s, then 429 rate_limited (default 0: no bound).")
-  int checksInFlightPerWorkspace;
+          "Checks and new authorizations of all workspaces parsed, decided and committed at once;"
+              + " the others wait for their turn, the workspaces served in turn (default"
+              + " ${DEFAULT-VALUE}).")
+  int checksInFlight;
+
+  @Option(
+      names = "--checks-queued-per-workspace",
+      defaultValue = "${env:AGENTAUTH_CHECKS_QUEUED_PER_WORKSPACE:-1024}",
+      description =
+          "Checks and new authorizations of one workspace that may wait for their turn; more are"
+              + " answered 429 rate_limited at once (default ${DEFAULT-VALUE}).")
+  int checksQueuedPerWorkspace;
+
+  @Option(
+      names = "--checks-queued-bytes-per-workspace",
+      defaultValue = "${env:AGENTAUTH_CHECKS_QUEUED_BYTES_PER_WORKSPACE:-33554432}",
+      description =
+          "Request-body bytes of one workspace's waiting checks and new authorizations; more are"
+              + " answered 429 rate_limited at once (default ${DEFAULT-VALUE}, 32 MiB).")
+  long checksQueuedBytesPerWorkspace;
+
+  @Option(
+      names = "--checks-queued-bytes",
+      defaultValue = "${env:AGENTAUTH_CHECKS_QUEUED_BYTES:-134217728}",
+      description =
+          "Request-body bytes of all waiting checks and new authorizations; more are answered 503"
+              + " at once (default ${DEFAULT-VALUE}, 128 MiB).")
+  long checksQueuedBytes;
+
+  @Option(
+      names = "--checks-queue-timeout",
+      defaultValue = "${env:AGENTAUTH_CHECKS_QUEUE_TIMEOUT:-10}",
+      description =
+          "Seconds a check or new authorization may wait for its turn; then 503 (default"
+              + " ${DEFAULT-VALUE}).")
+  int checksQueueTimeoutSeconds;
 
   @Option(
       names = "--signing-waits-per-workspace",
@@ -469,7 +505,13 @@ public final class ServerMain implements Callable<Integer> {
             .store(backing)
             .rateLimit(rateLimit)
             .maxApiKeysPerWorkspace(maxApiKeysPerWorkspace)
-            .checksInFlightPerWorkspace(checksInFlightPerWorkspace)
+            .receiptGate(
+                new ReceiptGate.Limits(
+                    checksInFlight,
+                    checksQueuedPerWorkspace,
+                    checksQueuedBytesPerWorkspace,
+                    checksQueuedBytes,
+                    seconds("--checks-queue-timeout", checksQueueTimeoutSeconds)))
             .signingLimits(
                 new SigningService.Limits(
                     SigningService.Limits.DEFAULT.queued(),

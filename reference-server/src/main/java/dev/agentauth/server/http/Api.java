@@ -18,13 +18,23 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +59,7 @@ public final class Api {
       String metricsToken,
       ClockControl testClock,
       int rateLimit,
-      int checksInFlightPerWorkspace) {
+      ReceiptGate.Limits receiptGate) {
 
     /** Keeps the tokens out of logs. */
     @Override
@@ -62,8 +72,8 @@ public final class Api {
           + (testClock != null)
           + ", rateLimit="
           + rateLimit
-          + ", checksInFlightPerWorkspace="
-          + checksInFlightPerWorkspace
+          + ", receiptGate="
+          + receiptGate
           + "]";
     }
   }
@@ -76,6 +86,17 @@ public final class Api {
   private final List<Route> routes;
   private final PrometheusMeterRegistry metrics;
   private final Map<String, Counter> decisionCounters = new ConcurrentHashMap<>();
+
+  /** Runs the checks and new authorizations that waited for a permit of the receipt gate. */
+  private final ThreadPoolExecutor gateWorkers;
+
+  /** Drops works queued too long in the receipt gate. */
+  private final ScheduledThreadPoolExecutor gateTimer;
+
+  /** Makes and writes the answers of requests that were suspended (queued, or wait=true). */
+  private final ThreadPoolExecutor answers;
+
+  private final ReceiptGate gate;
 
   public Api(
       ServiceContext ctx,
@@ -92,20 +113,94 @@ public final class Api {
     this.problems = new ProblemWriter(ctx.mapper());
     MutationRunner runner = new MutationRunner(ctx, receipts, this::countDecisions);
     ResponseWriter writer = new ResponseWriter(runner);
+    ReceiptGate.Limits gateLimits = settings.receiptGate();
+    this.gateWorkers = pool("agentauth-receipt-work", gateLimits.inFlight());
+    this.answers = pool("agentauth-answers", ANSWER_THREADS);
+    this.gateTimer = new ScheduledThreadPoolExecutor(1, daemon("agentauth-receipt-gate-timer"));
+    gateTimer.setRemoveOnCancelPolicy(true);
+    Timer gateWait =
+        Timer.builder("agentauth_checks_queue_wait_seconds")
+            .description(
+                "Time checks and new authorizations waited for their turn to run (0 when at once),"
+                    + " over the last 30 to 40 seconds")
+            .publishPercentiles(0.5, 0.99)
+            .distributionStatisticExpiry(Duration.ofSeconds(40))
+            .distributionStatisticBufferLength(4)
+            .register(metrics);
+    this.gate =
+        new ReceiptGate(
+            gateLimits,
+            gateWorkers,
+            gateTimer,
+            nanos -> gateWait.record(nanos, TimeUnit.NANOSECONDS));
+    registerGateMetrics(gate, metrics);
     this.routes =
         RouteTable.routes(
             new HealthHandlers(ctx, problems, metrics),
             V1Handlers.create(
-                ctx,
-                reader,
-                writer,
-                runner,
-                workspaces,
-                apiKeys,
-                receipts,
-                settings.checksInFlightPerWorkspace()),
+                ctx, reader, writer, runner, workspaces, apiKeys, receipts, gate, answers),
             new WebhookHandlers(ctx, reader, writer, webhooks),
             new AdminHandlers(ctx, reader, writer, workspaces, apiKeys, settings.testClock()));
+  }
+
+  /** Threads making and writing the answers of suspended requests. */
+  static final int ANSWER_THREADS = 8;
+
+  /** A pool of up to {@code threads} daemon threads named {@code name}-N, idle ones ending. */
+  private static ThreadPoolExecutor pool(String name, int threads) {
+    ThreadPoolExecutor p =
+        new ThreadPoolExecutor(
+            threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), daemon(name));
+    p.allowCoreThreadTimeOut(true);
+    return p;
+  }
+
+  private static ThreadFactory daemon(String name) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  private static void registerGateMetrics(ReceiptGate gate, PrometheusMeterRegistry metrics) {
+    Gauge.builder("agentauth_checks_queued", gate, ReceiptGate::queued)
+        .description("Checks and new authorizations waiting for their turn to run")
+        .register(metrics);
+    Gauge.builder("agentauth_checks_queued_bytes", gate, ReceiptGate::queuedBytes)
+        .description("Request-body bytes of the checks and new authorizations waiting to run")
+        .register(metrics);
+    Gauge.builder("agentauth_checks_in_flight", gate, ReceiptGate::inFlight)
+        .description("Checks and new authorizations running (parsing, deciding, committing)")
+        .register(metrics);
+    FunctionCounter.builder("agentauth_checks_queue_refusals", gate, ReceiptGate::refusedWorkspace)
+        .tag("reason", "workspace_queue_full")
+        .description("Checks and new authorizations refused by the queue bounds, or dropped")
+        .register(metrics);
+    FunctionCounter.builder("agentauth_checks_queue_refusals", gate, ReceiptGate::refusedAll)
+        .tag("reason", "queued_bytes_full")
+        .description("Checks and new authorizations refused by the queue bounds, or dropped")
+        .register(metrics);
+    FunctionCounter.builder("agentauth_checks_queue_refusals", gate, ReceiptGate::timedOut)
+        .tag("reason", "queue_timeout")
+        .description("Checks and new authorizations refused by the queue bounds, or dropped")
+        .register(metrics);
+  }
+
+  /** The receipt gate (tests read its counters). */
+  public ReceiptGate receiptGate() {
+    return gate;
+  }
+
+  /**
+   * Stops the threads of the receipt gate and of suspended answers; after the HTTP server stopped
+   * (every request answered).
+   */
+  public void close() {
+    gateTimer.shutdownNow();
+    gateWorkers.shutdown();
+    answers.shutdown();
   }
 
   /**
@@ -173,6 +268,19 @@ public final class Api {
         (e, c) -> {
           log.error("unexpected failure on {} {}", c.method(), c.path(), e);
           problems.write(c, ProblemWriter.internal());
+        });
+    // A suspended request's failure reaches Javalin wrapped; Javalin unwraps an exception itself
+    // but
+    // hands a wrapped Error here.
+    r.exception(
+        CompletionException.class,
+        (e, c) -> {
+          if (e.getCause() instanceof Error err) {
+            ProblemWriter.writeError(c.res(), err);
+          } else {
+            log.error("unexpected failure on {} {}", c.method(), c.path(), e);
+            problems.write(c, ProblemWriter.internal());
+          }
         });
     // Javalin hands an Error from a handler here, not to the exception handlers above.
     config.router.javaLangErrorHandler(ProblemWriter::writeError);

@@ -142,6 +142,11 @@ final class RequestReader {
     return RequestBody.parse(strict, body(c), type, emptyAllowed);
   }
 
+  /** {@code body} parsed strictly as {@code type}; an empty body is {@code {}} when allowed. */
+  <T> RequestBody<T> parse(byte[] body, Class<T> type, boolean emptyAllowed) {
+    return RequestBody.parse(strict, body, type, emptyAllowed);
+  }
+
   /** The value of {@link #parse(Context, Class, boolean)} for a body that must not be empty. */
   <T> T value(Context c, Class<T> type) {
     return parse(c, type, false).value();

@@ -29,8 +29,11 @@ import dev.agentauth.server.store.Store;
 import dev.agentauth.server.store.Tx;
 import io.javalin.http.Context;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.function.BiFunction;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * The {@code /v1} endpoints. Each handler parses its request, calls one service operation — reads
@@ -43,7 +46,8 @@ record V1Handlers(
     ResponseWriter writer,
     MutationRunner runner,
     WorkspaceLimiter readLimiter,
-    WorkspaceLimiter checkLimiter,
+    ReceiptGate gate,
+    Executor answers,
     WorkspaceOps workspaces,
     ApiKeyOps apiKeys,
     AuthorizationOps authorizations,
@@ -57,19 +61,12 @@ record V1Handlers(
   /** An empty JSON object body (DELETE without a body). */
   record EmptyBody() {}
 
-  /** Checks and new authorizations of one workspace that may wait for one in flight to end. */
-  static final int CHECKS_WAITING_PER_WORKSPACE = 64;
-
-  /** How long a check or new authorization waits for one of its workspace's to end. */
-  static final Duration CHECK_WAIT = Duration.ofSeconds(2);
-
   /**
    * The handlers over {@code ctx}. Reads in flight per workspace: 3, so that one workspace leaves
    * SQLite's 4 readers one; 32 more may wait up to 1 s, so that one workspace parks at most 35 of
-   * the 250 request threads. Checks and new authorizations in flight per workspace: {@code
-   * checksInFlight}, or no bound for 0 (parsing, deciding and committing; not waiting for
-   * signatures, which the signer bounds); {@value #CHECKS_WAITING_PER_WORKSPACE} more may wait up
-   * to 2 s.
+   * the 250 request threads. Checks and new authorizations run through {@code gate} (parsing,
+   * deciding and committing; not waiting for signatures, which the signer bounds and which holds no
+   * thread); answers made after a wait are written on {@code answers}.
    */
   static V1Handlers create(
       ServiceContext ctx,
@@ -79,20 +76,16 @@ record V1Handlers(
       WorkspaceOps workspaces,
       ApiKeyOps apiKeys,
       ReceiptOps receipts,
-      int checksInFlight) {
+      ReceiptGate gate,
+      Executor answers) {
     return new V1Handlers(
         ctx,
         reader,
         writer,
         runner,
         new WorkspaceLimiter(3, Duration.ofSeconds(1)),
-        checksInFlight == 0
-            ? null
-            : new WorkspaceLimiter(
-                checksInFlight,
-                CHECK_WAIT,
-                CHECKS_WAITING_PER_WORKSPACE,
-                "checks and new authorizations"),
+        gate,
+        answers,
         workspaces,
         apiKeys,
         new AuthorizationOps(ctx),
@@ -113,7 +106,53 @@ record V1Handlers(
 
   /** A mutation that may not be grouped. */
   private void mutate(Context c, Caller caller, Function<Tx, Outcome> op) {
-    writer.mutation(c, runner.run(RequestReader.mutation(c, caller, null), op));
+    answer(c, runner.finish(runner.commit(RequestReader.mutation(c, caller, null), op), answers));
+  }
+
+  /**
+   * Sends a mutation's answer: now when it is made, else once it is (a {@code wait=true} wait for
+   * signatures), with the request suspended meanwhile so that it holds no request thread.
+   */
+  private void answer(Context c, CompletableFuture<MutationRunner.Response> response) {
+    if (response.isDone()) {
+      writer.mutation(c, now(response));
+    } else {
+      c.future(() -> written(c, response));
+    }
+  }
+
+  /**
+   * A future completed on {@code answers} once {@code response}'s answer is written, or with what
+   * failed (as a {@link CompletionException}, which Javalin unwraps and hands to the exception
+   * handlers, as for a failure of an inline handler). Either way the rest of the request (its
+   * problem, if any) is done on {@code answers}, not on the thread that completed {@code response}.
+   */
+  private CompletableFuture<Void> written(
+      Context c, CompletableFuture<MutationRunner.Response> response) {
+    return response.handleAsync(
+        (r, failure) -> {
+          if (failure != null) {
+            throw failure instanceof CompletionException e ? e : new CompletionException(failure);
+          }
+          writer.mutation(c, r);
+          return null;
+        },
+        answers);
+  }
+
+  /** The value of a done future, or what it failed with, thrown as it was. */
+  private static <T> T now(CompletableFuture<T> done) {
+    try {
+      return done.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw e;
+    }
   }
 
   /**
@@ -139,31 +178,53 @@ record V1Handlers(
   // ---- authorizations
 
   /**
-   * Runs {@code commit} — parsing, validating and committing a request that makes receipts — as one
-   * of the workspace's checks in flight, then answers outside that bound (a {@code wait=true} wait
-   * for signatures is bounded by the signer). The body has arrived before: its arrival is bounded
-   * by the body deadline and the bodies arriving per workspace.
+   * Runs {@code commit} — parsing, validating and committing a request that makes receipts —
+   * through the {@link ReceiptGate}, then answers outside it (a {@code wait=true} wait for
+   * signatures is bounded by the signer and holds no thread). The body has arrived before, on the
+   * request thread: its arrival is bounded by the body deadline and the bodies arriving per
+   * workspace, so a queued work never waits for a client. When a permit is free the work runs here
+   * at once; otherwise the request is suspended, holding no request thread, until its work has run
+   * on the gate's executor. A queued work checks the workspace's quota and the signer's admission
+   * again when it runs: they may have changed while it waited.
    */
-  private void receiptWork(Context c, Caller caller, Supplier<MutationRunner.Commit> commit) {
+  private void receiptWork(
+      Context c,
+      Caller caller,
+      BiFunction<byte[], MutationRunner.Request, MutationRunner.Commit> commit) {
     admitReceipts(c, caller);
-    RequestReader.body(c);
-    MutationRunner.Commit done =
-        checkLimiter == null ? commit.get() : checkLimiter.run(caller.workspaceId(), commit);
-    writer.mutation(c, runner.finish(done));
+    // Everything the work needs from the request is taken here, on the request thread: a queued
+    // work runs on another thread and does not touch the request.
+    byte[] body = RequestReader.body(c);
+    MutationRunner.Request req = RequestReader.mutation(c, caller, null);
+    Thread requestThread = Thread.currentThread();
+    CompletableFuture<MutationRunner.Commit> done =
+        gate.run(
+            caller.workspaceId(),
+            body.length,
+            () -> {
+              if (Thread.currentThread() != requestThread) {
+                ctx.quotas().admit(caller);
+                ctx.signer().admit(caller.workspaceId());
+              }
+              return commit.apply(body, req);
+            });
+    if (done.isDone()) {
+      answer(c, runner.finish(now(done), answers));
+    } else {
+      c.future(() -> written(c, done.thenCompose(d -> runner.finish(d, answers))));
+    }
   }
 
   void createAuthorization(Context c, Caller caller) {
     receiptWork(
         c,
         caller,
-        () -> {
+        (body, req) -> {
           RequestBody<CreateAuthorizationRequest> b =
-              reader.parse(c, CreateAuthorizationRequest.class, false);
+              reader.parse(body, CreateAuthorizationRequest.class, false);
           AuthorizationOps.validate(b.value(), b.object("metadata"));
           var metadata = b.object("metadata") == null ? null : b.object("metadata").deepCopy();
-          return runner.commit(
-              RequestReader.mutation(c, caller, null),
-              tx -> authorizations.create(tx, caller, b.value(), metadata));
+          return runner.commit(req, tx -> authorizations.create(tx, caller, b.value(), metadata));
         });
   }
 
@@ -194,8 +255,8 @@ record V1Handlers(
     receiptWork(
         c,
         caller,
-        () -> {
-          RequestBody<CheckRequest> b = reader.parse(c, CheckRequest.class, false);
+        (body, req) -> {
+          RequestBody<CheckRequest> b = reader.parse(body, CheckRequest.class, false);
           CheckRequest r = b.value();
           CheckInput in =
               CheckOps.validate(
@@ -208,8 +269,7 @@ record V1Handlers(
           // A check locks only its authorization, so without an Idempotency-Key it may be grouped.
           Store.GroupKey group =
               new Store.GroupKey(caller.workspaceId(), in.authorizationId(), in.resource());
-          return runner.commitCheck(
-              RequestReader.mutation(c, caller, group), tx -> checks.check(tx, caller, in));
+          return runner.commitCheck(req.withGroup(group), tx -> checks.check(tx, caller, in));
         });
   }
 

@@ -14,9 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -25,8 +24,9 @@ import java.util.function.Function;
  * idempotency record (replayed when the key was seen with the same request, 409 when with another),
  * or — for a check without an Idempotency-Key — as a grouped transaction the store may commit with
  * others. After the commit it hands the operation's receipts to the signer and, when asked to wait
- * and the signer allows it, waits up to 5 s for their signatures. The response body is rendered
- * here, outside the transaction unless it must be stored with the idempotency record.
+ * and the signer allows it, waits up to 5 s for their signatures, without holding a thread while it
+ * waits. The response body is rendered here, outside the transaction unless it must be stored with
+ * the idempotency record.
  */
 public final class MutationRunner {
   private static final Duration WAIT = Duration.ofSeconds(5);
@@ -53,6 +53,11 @@ public final class MutationRunner {
         throw ServiceException.invalid("Idempotency-Key", "must be 1 to 255 characters");
       }
     }
+
+    /** This request, grouped on {@code group} (null: not grouped). */
+    public Request withGroup(Store.GroupKey group) {
+      return new Request(caller, idempotencyKey, requestHash, group, waitForSignatures);
+    }
   }
 
   /** What to answer: a status and JSON body; {@code replayed} when it is a stored answer. */
@@ -75,23 +80,10 @@ public final class MutationRunner {
     this.onCommit = onCommit;
   }
 
-  /** Runs {@code op} for {@code req} in one transaction and returns the answer to send. */
-  public Response run(Request req, Function<Tx, Outcome> op) {
-    return finish(commit(req, op));
-  }
-
-  /**
-   * Runs a check: without an Idempotency-Key as grouped work on the request's group (the store may
-   * commit it together with other checks), else like {@link #run}.
-   */
-  public Response runCheck(Request req, Function<CheckTx, Outcome> op) {
-    return finish(commitCheck(req, op));
-  }
-
   /**
    * A committed mutation whose answer is not made yet: {@link #finish} hands its receipts to the
    * signer and, for {@code wait=true}, waits for their signatures. Split so that a caller can bound
-   * the store work of a workspace without counting its waits for signatures.
+   * the store work without counting the waits for signatures.
    */
   public static final class Commit {
     private final Request req;
@@ -103,12 +95,19 @@ public final class MutationRunner {
     }
   }
 
-  /** The store part of {@link #run}: commits {@code op}; {@link #finish} makes the answer. */
+  /**
+   * Runs {@code op} for {@code req} in one transaction (with its idempotency record); {@link
+   * #finish} makes the answer.
+   */
   public Commit commit(Request req, Function<Tx, Outcome> op) {
     return new Commit(req, ctx.store().inTransaction(tx -> runInTransaction(tx, req, op)));
   }
 
-  /** The store part of {@link #runCheck}; {@link #finish} makes the answer. */
+  /**
+   * Runs a check: without an Idempotency-Key as grouped work on the request's group (the store may
+   * commit it together with other checks), else like {@link #commit}; {@link #finish} makes the
+   * answer.
+   */
   public Commit commitCheck(Request req, Function<CheckTx, Outcome> op) {
     if (req.idempotencyKey() != null || req.group() == null) {
       return commit(req, op::apply);
@@ -124,9 +123,13 @@ public final class MutationRunner {
     return new Commit(req, committed);
   }
 
-  /** The answer to a committed mutation (see {@link Commit}). */
-  public Response finish(Commit commit) {
-    return finish(commit.committed, commit.req);
+  /**
+   * The answer to a committed mutation (see {@link Commit}): done at once, unless the request waits
+   * for its receipts' signatures; then it is completed on {@code answers} once they are signed or
+   * the wait ends, and no thread waits meanwhile.
+   */
+  public CompletableFuture<Response> finish(Commit commit, Executor answers) {
+    return finish(commit.committed, commit.req, answers);
   }
 
   private Committed runInTransaction(Tx tx, Request req, Function<Tx, Outcome> op) {
@@ -165,9 +168,17 @@ public final class MutationRunner {
    * workspace and in all, and receipts not expected to be signed in time are not waited for);
    * otherwise, like a wait that timed out, it answers at once with the receipts pending.
    */
-  private Response finish(Committed committed, Request req) {
+  /**
+   * Hands a committed mutation's receipts to the signer and renders its answer. When asked to wait,
+   * it waits only if the signer allows ({@link
+   * dev.agentauth.server.signing.SigningService#tryBeginWait}: waiting requests are bounded per
+   * workspace and in all, and receipts not expected to be signed in time are not waited for);
+   * otherwise, like a wait that timed out, it answers at once with the receipts pending.
+   */
+  private CompletableFuture<Response> finish(Committed committed, Request req, Executor answers) {
     if (committed.replayed()) {
-      return new Response(committed.status(), committed.body(), true);
+      return CompletableFuture.completedFuture(
+          new Response(committed.status(), committed.body(), true));
     }
     Outcome o = committed.outcome();
     ctx.quotas().record(o.receipts());
@@ -185,17 +196,26 @@ public final class MutationRunner {
       o.receipts().forEach(row -> ctx.signer().forget(row.receiptId()));
       wait = false;
     }
-    byte[] body = committed.body() != null ? committed.body() : render(o, receipts::pending);
-    if (wait) {
-      Map<String, String> signed;
-      try {
-        signed = awaitSigned(o.receipts(), waits);
-      } finally {
-        ctx.signer().endWait(workspaceId);
-      }
-      body = render(o, row -> signedOrPending(row, signed));
+    if (!wait) {
+      byte[] body = committed.body() != null ? committed.body() : render(o, receipts::pending);
+      return CompletableFuture.completedFuture(new Response(o.status(), body, false));
     }
-    return new Response(o.status(), body, false);
+    // The signer completes the waits on its own threads and the timeout fires on the JDK's delay
+    // thread: the answer is made on the answers' executor, so that neither does that work.
+    return CompletableFuture.allOf(waits.toArray(new CompletableFuture<?>[0]))
+        .orTimeout(WAIT.toNanos(), TimeUnit.NANOSECONDS)
+        .handleAsync(
+            (ignored, failure) -> {
+              Map<String, String> signed;
+              try {
+                signed = signedSoFar(o.receipts(), waits);
+              } finally {
+                ctx.signer().endWait(workspaceId);
+              }
+              return new Response(
+                  o.status(), render(o, row -> signedOrPending(row, signed)), false);
+            },
+            answers);
   }
 
   /** The JSON body of {@code o}, its receipts shown through {@code view}. */
@@ -217,20 +237,20 @@ public final class MutationRunner {
     return json == null ? receipts.pending(row) : receipts.signed(json);
   }
 
-  private Map<String, String> awaitSigned(
+  /**
+   * The signed texts of those of {@code rows} signed by now; the signer forgets the waits of the
+   * others.
+   */
+  private Map<String, String> signedSoFar(
       List<ReceiptRow> rows, List<CompletableFuture<String>> waits) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
     Map<String, String> out = new LinkedHashMap<>();
     for (int i = 0; i < rows.size(); i++) {
       String id = rows.get(i).receiptId();
-      try {
-        long left = Math.max(0, deadline - System.nanoTime());
-        out.put(id, waits.get(i).get(left, TimeUnit.NANOSECONDS));
-      } catch (TimeoutException | ExecutionException e) {
+      CompletableFuture<String> w = waits.get(i);
+      if (w.isDone() && !w.isCompletedExceptionally()) {
+        out.put(id, w.join());
+      } else {
         ctx.signer().forget(id);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
       }
     }
     return out;
