@@ -245,6 +245,7 @@ public final class AgentAuthServer implements AutoCloseable {
     AtomicReference<Server> jetty = new AtomicReference<>();
     TestClock testClock = config.testClock && clock instanceof TestClock t ? t : null;
     ReceiptOps receipts = new ReceiptOps(ctx, () -> baseUrlForReceipts);
+    QueuedThreadPool requestThreads = requestThreads(config.requestThreads);
     api =
         new Api(
             ctx,
@@ -258,13 +259,14 @@ public final class AgentAuthServer implements AutoCloseable {
             apiKeys,
             receipts,
             new WebhookOps(ctx, webhookTargets),
-            metrics);
+            metrics,
+            requestThreads);
     app =
         Javalin.create(
             cfg -> {
               cfg.jetty.host = config.host;
               cfg.jetty.port = config.port;
-              cfg.jetty.threadPool = requestThreads(config.requestThreads);
+              cfg.jetty.threadPool = requestThreads;
               // Graceful stop: close the connector, then wait for in-flight requests (a check with
               // wait=true takes at most 5 s) before tearing down. Javalin attaches its servlet
               // handler inside this wrapper.

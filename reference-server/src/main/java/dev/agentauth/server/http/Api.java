@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
@@ -93,8 +94,12 @@ public final class Api {
   /** Drops works queued too long in the receipt gate. */
   private final ScheduledThreadPoolExecutor gateTimer;
 
-  /** Makes and writes the answers of requests that were suspended (queued, or wait=true). */
-  private final ThreadPoolExecutor answers;
+  /**
+   * Makes and writes the answers of requests that were suspended (queued, or wait=true): the
+   * server's request threads, so that a client slow to read its answer holds one of those, as it
+   * would for an answer written inline, and never a small pool every suspended answer shares.
+   */
+  private final Executor answers;
 
   private final ReceiptGate gate;
 
@@ -105,7 +110,8 @@ public final class Api {
       ApiKeyOps apiKeys,
       ReceiptOps receipts,
       WebhookOps webhooks,
-      PrometheusMeterRegistry metrics) {
+      PrometheusMeterRegistry metrics,
+      Executor answers) {
     this.settings = settings;
     this.apiKeys = apiKeys;
     this.rateLimiter = new RateLimiter(settings.rateLimit());
@@ -115,7 +121,7 @@ public final class Api {
     ResponseWriter writer = new ResponseWriter(runner);
     ReceiptGate.Limits gateLimits = settings.receiptGate();
     this.gateWorkers = pool("agentauth-receipt-work", gateLimits.inFlight());
-    this.answers = pool("agentauth-answers", ANSWER_THREADS);
+    this.answers = answers;
     this.gateTimer = new ScheduledThreadPoolExecutor(1, daemon("agentauth-receipt-gate-timer"));
     gateTimer.setRemoveOnCancelPolicy(true);
     Timer gateWait =
@@ -142,9 +148,6 @@ public final class Api {
             new WebhookHandlers(ctx, reader, writer, webhooks),
             new AdminHandlers(ctx, reader, writer, workspaces, apiKeys, settings.testClock()));
   }
-
-  /** Threads making and writing the answers of suspended requests. */
-  static final int ANSWER_THREADS = 8;
 
   /** A pool of up to {@code threads} daemon threads named {@code name}-N, idle ones ending. */
   private static ThreadPoolExecutor pool(String name, int threads) {
@@ -194,13 +197,11 @@ public final class Api {
   }
 
   /**
-   * Stops the threads of the receipt gate and of suspended answers; after the HTTP server stopped
-   * (every request answered).
+   * Stops the threads of the receipt gate; after the HTTP server stopped (every request answered).
    */
   public void close() {
     gateTimer.shutdownNow();
     gateWorkers.shutdown();
-    answers.shutdown();
   }
 
   /**
