@@ -125,7 +125,8 @@ class SigningFairnessHostileIT {
 
     Tally victim = hostile.whileRunning(ATTACK, loads);
 
-    System.out.println("wait=true flood: heavy " + flood + "; waits " + waits);
+    System.out.println(
+        "wait=true flood: heavy " + flood + "; waits " + waits + "; victim: " + victim);
     assertThat(waits.statuses.keySet()).as("waits: %s", waits).isSubsetOf(200, 429, 503);
     assertThat(waits.statuses.get(200)).as("waits: %s", waits).isNotNull();
     assertThat(flood.statuses.keySet()).as("flood: %s", flood).isSubsetOf(200, 429, 503);
