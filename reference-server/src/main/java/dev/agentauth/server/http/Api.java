@@ -95,6 +95,7 @@ public final class Api {
     this.routes =
         RouteTable.routes(
             new HealthHandlers(ctx, problems, metrics),
+            new OpenApiDocument(),
             V1Handlers.create(
                 ctx,
                 reader,
