@@ -29,6 +29,14 @@ final class OpenApiDocument {
   }
 
   void serve(Context c, Caller none) {
+    // A body sent with this GET that is already in the server's buffer is read and ignored: the
+    // connection ends after this answer, and ending it with unread bytes would reset it and cut
+    // the document short. A body still on its way is never waited for (the caller is anonymous).
+    if (RequestReader.bodyUnread(c)
+        && c.req().getContentLengthLong() <= RequestReader.MAX_BODY
+        && RequestReader.arrived(c)) {
+      RequestReader.body(c);
+    }
     c.header("Cache-Control", "no-cache");
     ResponseWriter.send(c, 200, bytes);
   }
