@@ -15,6 +15,9 @@ final class OpenApiDocument {
   /** Where the document is on the class path. */
   static final String RESOURCE = "/openapi.json";
 
+  /** The largest body of a request for the document that is read (and ignored). */
+  private static final long SMALL_BODY = 1024;
+
   private final byte[] bytes;
 
   OpenApiDocument() {
@@ -29,12 +32,11 @@ final class OpenApiDocument {
   }
 
   void serve(Context c, Caller none) {
-    // A body sent with this GET that is already in the server's buffer is read and ignored: the
-    // connection ends after this answer, and ending it with unread bytes would reset it and cut
-    // the document short. A body still on its way is never waited for (the caller is anonymous).
-    if (RequestReader.bodyUnread(c)
-        && c.req().getContentLengthLong() <= RequestReader.MAX_BODY
-        && RequestReader.arrived(c)) {
+    // A small body sent with this GET (at most 1 KiB) is read and ignored: the connection ends
+    // after this answer, and ending it with unread bytes would reset it and cut the document
+    // short. A larger one is never read (the caller is anonymous).
+    long length = c.req().getContentLengthLong();
+    if (RequestReader.bodyUnread(c) && length > 0 && length <= SMALL_BODY) {
       RequestReader.body(c);
     }
     c.header("Cache-Control", "no-cache");

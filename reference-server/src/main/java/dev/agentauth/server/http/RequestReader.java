@@ -128,7 +128,7 @@ final class RequestReader {
   }
 
   /** Whether the whole announced body is already in the server's buffer (nothing to wait for). */
-  static boolean arrived(Context c) {
+  private static boolean arrived(Context c) {
     long length = c.req().getContentLengthLong();
     try {
       return length > 0 && c.req().getInputStream().available() >= length;
