@@ -68,6 +68,7 @@ final class FuzzRequests {
     HEALTH("GET", "/healthz", Caller.NONE, BodyKind.NONE, 2),
     READY("GET", "/readyz", Caller.NONE, BodyKind.NONE, 2),
     METRICS("GET", "/metrics", Caller.METRICS, BodyKind.NONE, 1),
+    OPENAPI("GET", "/openapi.json", Caller.NONE, BodyKind.NONE, 1),
     AUTH_CREATE("POST", "/v1/authorizations", Caller.API, BodyKind.CREATE_AUTH, 16),
     AUTH_LIST("GET", "/v1/authorizations", Caller.API, BodyKind.NONE, 4),
     AUTH_GET("GET", "/v1/authorizations/{AUTH}", Caller.API, BodyKind.NONE, 4),

@@ -36,15 +36,16 @@ class RouteTableIT {
   @Test
   void theTableListsEveryEndpointOnceWithItsAccess() {
     List<Endpoint> endpoints = h.server.endpoints();
-    assertThat(endpoints).hasSize(36);
-    assertThat(endpoints.stream().map(e -> e.method() + " " + e.path()).distinct()).hasSize(36);
+    assertThat(endpoints).hasSize(37);
+    assertThat(endpoints.stream().map(e -> e.method() + " " + e.path()).distinct()).hasSize(37);
     assertThat(endpoints)
         .extracting(Endpoint::access)
         .containsOnly("PUBLIC", "METRICS", "API_KEY", "ADMIN");
     assertThat(endpoints)
         .filteredOn(e -> e.access().equals("PUBLIC"))
         .extracting(e -> e.method() + " " + e.path())
-        .containsExactlyInAnyOrder("GET /healthz", "GET /readyz", "GET /v1/workspaces/{id}/keys");
+        .containsExactlyInAnyOrder(
+            "GET /healthz", "GET /readyz", "GET /openapi.json", "GET /v1/workspaces/{id}/keys");
     assertThat(endpoints)
         .filteredOn(e -> e.access().equals("METRICS"))
         .extracting(e -> e.method() + " " + e.path())

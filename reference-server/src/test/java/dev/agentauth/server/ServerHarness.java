@@ -16,6 +16,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,8 +25,9 @@ import java.util.Map;
 
 /**
  * An embedded reference server on a {@link TestClock} with an admin token, plus a small HTTP client
- * for tests. Tests move the clock instead of sleeping, and every signed receipt they see can be
- * verified offline against the workspace's published keys.
+ * for tests whose every exchange is checked against the OpenAPI document ({@link OpenApiContract}).
+ * Tests move the clock instead of sleeping, and every signed receipt they see can be verified
+ * offline against the workspace's published keys.
  *
  * <pre>{@code
  * try (ServerHarness h = ServerHarness.start()) {
@@ -140,16 +142,20 @@ public final class ServerHarness implements AutoCloseable {
   public Resp send(
       String method, String path, Object body, String bearer, Map<String, String> headers) {
     try {
-      HttpRequest.BodyPublisher publisher;
+      byte[] sent;
       if (body == null) {
-        publisher = HttpRequest.BodyPublishers.noBody();
+        sent = new byte[0];
       } else if (body instanceof byte[] bytes) {
-        publisher = HttpRequest.BodyPublishers.ofByteArray(bytes);
+        sent = bytes;
       } else if (body instanceof String s) {
-        publisher = HttpRequest.BodyPublishers.ofString(s);
+        sent = s.getBytes(StandardCharsets.UTF_8);
       } else {
-        publisher = HttpRequest.BodyPublishers.ofByteArray(mapper.writeValueAsBytes(body));
+        sent = mapper.writeValueAsBytes(body);
       }
+      HttpRequest.BodyPublisher publisher =
+          body == null
+              ? HttpRequest.BodyPublishers.noBody()
+              : HttpRequest.BodyPublishers.ofByteArray(sent);
       HttpRequest.Builder b =
           HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
               .timeout(Duration.ofSeconds(30))
@@ -166,6 +172,15 @@ public final class ServerHarness implements AutoCloseable {
       } catch (IOException notJson) {
         parsed = null;
       }
+      // Every exchange is checked against the OpenAPI document (OpenApiContract).
+      OpenApiContract.get()
+          .check(
+              method,
+              path,
+              sent,
+              r.statusCode(),
+              r.headers().firstValue("Content-Type").orElse(null),
+              r.body());
       return new Resp(r.statusCode(), r.headers().map(), r.body(), parsed);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -143,6 +143,7 @@ public final class Api {
     this.routes =
         RouteTable.routes(
             new HealthHandlers(ctx, problems, metrics),
+            new OpenApiDocument(),
             V1Handlers.create(
                 ctx, reader, writer, runner, workspaces, apiKeys, receipts, gate, answers),
             new WebhookHandlers(ctx, reader, writer, webhooks),

@@ -32,7 +32,7 @@ record Route(
 
   /** Who may call an endpoint; checked before the handler runs, in one place ({@link Api}). */
   enum Access {
-    /** Anyone: health, readiness and a workspace's public keys. */
+    /** Anyone: health, readiness, the OpenAPI document and a workspace's public keys. */
     PUBLIC,
     /** Anyone, unless the server has a metrics token: then that token (Authorization: Bearer). */
     METRICS,

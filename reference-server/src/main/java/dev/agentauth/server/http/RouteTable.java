@@ -54,11 +54,17 @@ final class RouteTable {
   private static final Set<ApiKeyRole.Known> FULL_ONLY = EnumSet.of(FULL);
 
   static List<Route> routes(
-      HealthHandlers health, V1Handlers v1, WebhookHandlers webhooks, AdminHandlers admin) {
+      HealthHandlers health,
+      OpenApiDocument openApi,
+      V1Handlers v1,
+      WebhookHandlers webhooks,
+      AdminHandlers admin) {
     return List.of(
         open(GET, "/healthz", PUBLIC, health::live),
         open(GET, "/readyz", PUBLIC, health::ready),
         open(GET, "/metrics", METRICS, health::metrics),
+        // the contract: src/main/resources/openapi.json, kept equal to this table by a test
+        open(GET, "/openapi.json", PUBLIC, openApi::serve),
         // authorizations
         keyed(POST, "/v1/authorizations", APP_WRITES, v1::createAuthorization),
         keyed(GET, "/v1/authorizations", ANY, v1::listAuthorizations),
