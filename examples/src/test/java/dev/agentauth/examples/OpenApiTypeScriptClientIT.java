@@ -49,7 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
  * .ci/run} under the cache {@code TypeScriptClientIT} uses (the system property {@code
  * agentauth.node.cache}, else {@code AGENTAUTH_NODE_CACHE}, else {@code ~/.cache/agentauth-node}),
  * in its {@code openapi-ts} folder, or by {@code npm install} in {@code examples/openapi-ts}.
- * Skipped, saying why, when either is missing.
+ * Skipped, saying why, when Node.js or the packages are missing.
  */
 class OpenApiTypeScriptClientIT {
   private static final List<String> PACKAGES =
@@ -77,9 +77,9 @@ class OpenApiTypeScriptClientIT {
   @Test
   void aTypeScriptClientGeneratedFromTheDocumentRunsTheQuickstart() throws Exception {
     Path document = repositoryRoot().resolve("docs").resolve("openapi.json");
-    assumeTrue(
-        Files.isRegularFile(document),
-        document + " is missing: no OpenAPI document to generate the TypeScript client from");
+    assertThat(document)
+        .as("the OpenAPI document the TypeScript client is generated from")
+        .isRegularFile();
     assumeTrue(
         nodeVersion() != null,
         "Node.js is not on the PATH: skipping the generated TypeScript client");
