@@ -138,7 +138,7 @@ public final class ServerMain implements Callable<Integer> {
 
   @Option(
       names = "--checks-in-flight",
-      defaultValue = "${env:AGENTAUTH_CHECKS_IN_FLIGHT:-16}",
+      defaultValue = "${env:AGENTAUTH_CHECKS_IN_FLIGHT:-8}",
       description =
           "Checks and new authorizations of all workspaces parsed, decided and committed at once;"
               + " the others wait for their turn, the workspaces served in turn (default"

@@ -36,9 +36,12 @@ public final class ReceiptGate {
   /**
    * Works in flight unless configured: enough for SQLite's writer to commit a good batch of checks
    * with one fsync (it takes every transaction queued when it starts a batch), few enough that one
-   * workspace's flood does not hold the CPU for long ahead of another's turn.
+   * workspace's flood does not hold the CPU for long ahead of another's turn. Measured on 2 cores
+   * (benchmarks/README.md, "Fair turns for checks"): 8 kept the SQLite check rate of no gate and
+   * held a bystander's p99 under 200 ms in the wait=true flood; 4 did better for the bystander but
+   * cost about a quarter of the rate, 16 did worse for the bystander.
    */
-  public static final int DEFAULT_IN_FLIGHT = 16;
+  public static final int DEFAULT_IN_FLIGHT = 8;
 
   /**
    * The gate's bounds; see docs/server.md "Limits".
