@@ -418,6 +418,10 @@ class TombstonesIT {
     assertInvalid(
         h.post(TOMBSTONES, h.json("{\"resource_pattern\":\"a\\u0000*\"}")), "resource_pattern");
     assertInvalid(h.post(TOMBSTONES, h.json("{\"resource_pattern\":7}")), "resource_pattern");
+    // Found by HttpFuzzIT (seed 1716): a NUL in a free-text field was a 500 on PostgreSQL.
+    assertInvalid(
+        h.post(TOMBSTONES, h.json("{\"resource\":\"res/36\",\"reason\":\"go\\u0000ne\"}")),
+        "reason");
 
     assertThat(listed("")).isEmpty();
     assertThat(tombstonePattern("*".repeat(256), null).status()).isEqualTo(201);

@@ -66,6 +66,10 @@ public final class RequestBody<T> {
       throw ServiceException.invalid(
           unpaired, "contains an unpaired UTF-16 surrogate, which is not a Unicode character");
     }
+    String nul = UnpairedSurrogates.findNul(obj);
+    if (nul != null) {
+      throw ServiceException.invalid(nul, "contains U+0000 (NUL), which the server does not store");
+    }
     try {
       return new RequestBody<>(obj, strict.treeToValue(obj, type));
     } catch (UnrecognizedPropertyException e) {

@@ -17,17 +17,29 @@ final class UnpairedSurrogates {
   /** The path of the first string with an unpaired surrogate ({@code context.tags[2]}), or null. */
   static String find(JsonNode root) {
     ArrayDeque<Object> path = new ArrayDeque<>();
-    return walk(root, path) ? render(path) : null;
+    return walk(root, path, s -> !valid(s)) ? render(path) : null;
   }
 
-  private static boolean walk(JsonNode node, ArrayDeque<Object> path) {
+  /**
+   * The path of the first string holding U+0000, or null. JSON can spell it (the escape of code
+   * point 0, or the overlong bytes {@code C0 80} that the parser decodes to it), but PostgreSQL
+   * cannot store it in a text column, so every store refuses it alike, before anything reads the
+   * request.
+   */
+  static String findNul(JsonNode root) {
+    ArrayDeque<Object> path = new ArrayDeque<>();
+    return walk(root, path, s -> s.indexOf('\u0000') >= 0) ? render(path) : null;
+  }
+
+  private static boolean walk(
+      JsonNode node, ArrayDeque<Object> path, java.util.function.Predicate<String> bad) {
     if (node.isTextual()) {
-      return !valid(node.textValue());
+      return bad.test(node.textValue());
     }
     if (node.isObject()) {
       for (Map.Entry<String, JsonNode> e : node.properties()) {
         path.addLast(e.getKey());
-        if (!valid(e.getKey()) || walk(e.getValue(), path)) {
+        if (bad.test(e.getKey()) || walk(e.getValue(), path, bad)) {
           return true;
         }
         path.removeLast();
@@ -35,7 +47,7 @@ final class UnpairedSurrogates {
     } else if (node.isArray()) {
       for (int i = 0; i < node.size(); i++) {
         path.addLast(i);
-        if (walk(node.get(i), path)) {
+        if (walk(node.get(i), path, bad)) {
           return true;
         }
         path.removeLast();
