@@ -13,7 +13,6 @@ import dev.agentauth.model.ReceiptSummary;
 import dev.agentauth.server.AgentAuthServer;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -81,7 +80,7 @@ class OpenApiTypeScriptClientIT {
         .as("the OpenAPI document the TypeScript client is generated from")
         .isRegularFile();
     assumeTrue(
-        nodeVersion() != null,
+        TypeScriptClientIT.nodeVersion() != null,
         "Node.js is not on the PATH: skipping the generated TypeScript client");
     Path modules = nodeModules();
     assumeTrue(
@@ -336,8 +335,8 @@ class OpenApiTypeScriptClientIT {
     command.addAll(List.of(args));
     Process p = new ProcessBuilder(command).directory(directory.toFile()).start();
     p.getOutputStream().close();
-    CompletableFuture<String> out = readAll(p.getInputStream());
-    CompletableFuture<String> err = readAll(p.getErrorStream());
+    CompletableFuture<String> out = TypeScriptClientIT.readAll(p.getInputStream());
+    CompletableFuture<String> err = TypeScriptClientIT.readAll(p.getErrorStream());
     boolean exited = p.waitFor(120, TimeUnit.SECONDS);
     if (!exited) {
       p.destroyForcibly();
@@ -386,38 +385,5 @@ class OpenApiTypeScriptClientIT {
   /** The repository root: the examples module's parent. */
   private static Path repositoryRoot() {
     return Path.of("").toAbsolutePath().getParent();
-  }
-
-  /** {@code node --version}, or null when Node.js cannot be run. */
-  private static String nodeVersion() throws InterruptedException {
-    try {
-      Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
-      p.getOutputStream().close();
-      CompletableFuture<String> out = readAll(p.getInputStream());
-      if (!p.waitFor(20, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        return null;
-      }
-      return p.exitValue() == 0 ? out.join().strip() : null;
-    } catch (IOException e) {
-      return null;
-    }
-  }
-
-  private static CompletableFuture<String> readAll(InputStream in) {
-    CompletableFuture<String> f = new CompletableFuture<>();
-    Thread t =
-        new Thread(
-            () -> {
-              try (in) {
-                f.complete(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-              } catch (IOException e) {
-                f.completeExceptionally(e);
-              }
-            },
-            "child-output");
-    t.setDaemon(true);
-    t.start();
-    return f;
   }
 }

@@ -215,7 +215,7 @@ class TypeScriptClientIT {
   }
 
   /** {@code node --version}, or null when Node.js cannot be run. */
-  private static String nodeVersion() throws InterruptedException {
+  static String nodeVersion() throws InterruptedException {
     try {
       Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
       p.getOutputStream().close();
@@ -230,7 +230,8 @@ class TypeScriptClientIT {
     }
   }
 
-  private static CompletableFuture<String> readAll(InputStream in) {
+  /** All of {@code in} as UTF-8, read on a daemon thread (a child's output must be drained). */
+  static CompletableFuture<String> readAll(InputStream in) {
     CompletableFuture<String> f = new CompletableFuture<>();
     Thread t =
         new Thread(
