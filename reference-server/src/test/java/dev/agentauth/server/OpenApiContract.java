@@ -30,11 +30,11 @@ import java.util.regex.Pattern;
  * throws an {@link AssertionError} (failing the test that sent the request) when the answer is not
  * one the document describes: an undocumented status, a body that does not match the status's
  * schema, a problem {@code code} the operation does not list, or a 2xx answer to a request body the
- * document calls invalid. Every operation × status pair seen is counted; at the end of the JVM a
- * report per store ({@code target/openapi-coverage-<store>.md} and {@code .json}) lists every
- * documented pair and whether the run exercised it, and {@code
- * target/openapi-examples-<store>.json} keeps one real answer per pair (the document's examples
- * were taken from these).
+ * document calls invalid. Every operation × status pair seen is counted; at the end of the JVM the
+ * counts are written for this build and {@code target/openapi-coverage.md} lists every documented
+ * pair with the answers every JVM of the build saw (surefire's and each store's failsafe run, see
+ * {@link OpenApiCoverageReport}); {@code target/openapi-examples-<store>.json} keeps one real
+ * answer per pair (the document's examples were taken from these).
  */
 final class OpenApiContract {
   /** The document on the class path, as the server serves it. */
@@ -369,72 +369,32 @@ final class OpenApiContract {
     return pairs;
   }
 
-  /** Writes the coverage report and the examples of this run's store under {@code dir}. */
+  /**
+   * Writes this JVM's counts under {@code dir/openapi-coverage/<build>/} and the examples of this
+   * run's store, then rewrites {@code dir/openapi-coverage.md}: the union of every JVM of the same
+   * build ({@link OpenApiCoverageReport}).
+   */
   void writeReport(Path dir) {
     if (seen.isEmpty()) {
       return;
     }
-    String store = TestStores.KIND;
-    List<String> documented = documentedPairs();
-    long exercised = documented.stream().filter(seen::containsKey).count();
-    StringBuilder md = new StringBuilder();
-    md.append("# OpenAPI coverage, store ").append(store).append("\n\n");
-    md.append(
-        String.format(
-            Locale.ROOT,
-            "%d of %d documented operation × status pairs exercised (%.0f%%); %d contract"
-                + " violations.%n%n",
-            exercised,
-            documented.size(),
-            documented.isEmpty() ? 0.0 : 100.0 * exercised / documented.size(),
-            violations.size()));
-    md.append("| operation | status | answers seen |\n|---|---|---|\n");
+    Map<String, Long> counts = new TreeMap<>();
+    seen.forEach((k, v) -> counts.put(k, v.get()));
     Map<String, Object> json = new LinkedHashMap<>();
-    Map<String, Long> pairs = new LinkedHashMap<>();
-    for (String pair : documented) {
-      int split = pair.lastIndexOf(' ');
-      long n = seen.containsKey(pair) ? seen.get(pair).get() : 0;
-      pairs.put(pair, n);
-      md.append("| `")
-          .append(pair, 0, split)
-          .append("` | ")
-          .append(pair.substring(split + 1))
-          .append(" | ")
-          .append(n == 0 ? "**not exercised**" : Long.toString(n))
-          .append(" |\n");
-    }
-    Map<String, Long> other = new TreeMap<>();
-    seen.forEach(
-        (k, v) -> {
-          if (!documented.contains(k)) {
-            other.put(k, v.get());
-          }
-        });
-    if (!other.isEmpty()) {
-      md.append("\nOther answers (transport-level `default` problems, missing routes):\n\n");
-      other.forEach((k, v) -> md.append("- `").append(k).append("`: ").append(v).append('\n'));
-    }
-    if (!violations.isEmpty()) {
-      md.append("\nViolations:\n\n");
-      synchronized (violations) {
-        violations.forEach(v -> md.append("- ").append(v).append('\n'));
-      }
-    }
-    json.put("store", store);
-    json.put("documented", documented.size());
-    json.put("exercised", exercised);
-    json.put("pairs", pairs);
-    json.put("other", other);
+    json.put("store", TestStores.KIND);
+    json.put("seen", counts);
     json.put("violations", new ArrayList<>(violations));
     try {
-      Files.createDirectories(dir);
-      Files.writeString(dir.resolve("openapi-coverage-" + store + ".md"), md);
+      Path runs = OpenApiCoverageReport.runsDir(dir);
+      Files.createDirectories(runs);
+      String name =
+          TestStores.KIND + "-" + ProcessHandle.current().pid() + "-" + System.nanoTime() + ".json";
+      Files.writeString(runs.resolve(name), MAPPER.writeValueAsString(json));
       Files.writeString(
-          dir.resolve("openapi-coverage-" + store + ".json"),
-          MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json));
-      Files.writeString(
-          dir.resolve("openapi-examples-" + store + ".json"),
+          dir.resolve("openapi-examples-" + TestStores.KIND + ".json"),
           MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(new TreeMap<>(examples)));
+      OpenApiCoverageReport union = OpenApiCoverageReport.read(runs, documentedPairs());
+      Files.writeString(dir.resolve("openapi-coverage.md"), union.markdown());
     } catch (IOException e) {
       System.err.println("OpenApiContract: cannot write the coverage report: " + e);
     }

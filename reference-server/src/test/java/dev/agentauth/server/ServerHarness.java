@@ -48,12 +48,16 @@ public final class ServerHarness implements AutoCloseable {
   private final TestStores.Opened storeUnderTest;
 
   private ServerHarness(AgentAuthServer.Builder builder, TestClock clock) {
+    this(builder, clock, ADMIN_TOKEN);
+  }
+
+  private ServerHarness(AgentAuthServer.Builder builder, TestClock clock, String adminToken) {
     this.clock = clock;
     this.storeUnderTest = builder.hasStore() ? null : TestStores.open();
     if (storeUnderTest != null) {
       builder.store(storeUnderTest.store());
     }
-    this.server = builder.clock(clock).adminToken(ADMIN_TOKEN).build().start();
+    this.server = builder.clock(clock).adminToken(adminToken).build().start();
     this.apiKey = server.apiKey();
   }
 
@@ -65,6 +69,11 @@ public final class ServerHarness implements AutoCloseable {
   /** A server configured by {@code builder} (clock and admin token are set here). */
   public static ServerHarness start(AgentAuthServer.Builder builder) {
     return new ServerHarness(builder, new TestClock(START));
+  }
+
+  /** {@link #start()} with no admin token: the admin API is switched off. */
+  public static ServerHarness startWithoutAdminApi() {
+    return new ServerHarness(AgentAuthServer.builder(), new TestClock(START), null);
   }
 
   public String apiKey() {
