@@ -1,0 +1,113 @@
+package dev.agentauth.verifier.cli;
+
+import dev.agentauth.verifier.log.Checkpoint;
+import dev.agentauth.verifier.log.LogVerificationException;
+import dev.agentauth.verifier.log.MerkleProofs;
+import dev.agentauth.verifier.log.VerifiedCheckpoint;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What {@code log audit} and {@code log witness} share: accept a new checkpoint only if it extends
+ * the one in the state file. A smaller tree, a different root at the same size, or a consistency
+ * proof that fails is a {@link LogVerificationException} (exit 1); the state file is then left as
+ * it was. Without a state file the checkpoint is trusted on first use, and the run says so.
+ */
+final class LogFollower {
+
+  private LogFollower() {}
+
+  /**
+   * Checks {@code current} against the state file and, when it is accepted, returns it; the caller
+   * stores it with {@link #store}.
+   *
+   * @param current the newest checkpoint, already verified with its quorum
+   * @throws LogVerificationException if the log forked or shrank
+   * @throws InputException if the state file is unreadable or of another log, or an API key is
+   *     needed and missing
+   */
+  static void follow(
+      LogOptions.Context context, Path state, VerifiedCheckpoint current, PrintWriter out)
+      throws InputException {
+    Checkpoint now = current.checkpoint();
+    String stored = SecretFiles.readIfExists(state, "state file");
+    if (stored == null) {
+      out.println(
+          "TRUST ON FIRST USE: no state file "
+              + state
+              + "; accepting checkpoint size "
+              + now.treeSize()
+              + " root "
+              + now.rootBase64()
+              + " without history. Later runs check every checkpoint against it.");
+      return;
+    }
+    Checkpoint old;
+    try {
+      old = context.verifier().verify(stored).checkpoint();
+    } catch (LogVerificationException e) {
+      throw new LogVerificationException(
+          "the checkpoint stored in " + state + " does not verify: " + e.getMessage());
+    }
+    if (!old.origin().equals(now.origin())) {
+      throw new InputException(
+          "state file "
+              + state
+              + " is for log "
+              + old.origin()
+              + ", not "
+              + now.origin()
+              + ": use one state file per log");
+    }
+    String was = "stored checkpoint (size " + old.treeSize() + ", root " + old.rootBase64() + ")";
+    String is = "newest checkpoint (size " + now.treeSize() + ", root " + now.rootBase64() + ")";
+    if (now.treeSize() < old.treeSize()) {
+      throw new LogVerificationException(
+          "LOG SHRANK: the "
+              + is
+              + " is smaller than the "
+              + was
+              + (context.quorum() > 0
+                  ? " (or the witnesses have not yet cosigned a checkpoint as new as the stored"
+                      + " one: keep one state file per --witness-quorum)"
+                  : ""));
+    }
+    if (now.treeSize() == old.treeSize()) {
+      if (!now.equals(old)) {
+        throw new LogVerificationException(
+            "LOG FORKED: the " + is + " has the size of the " + was + " but another root");
+      }
+      out.println("UNCHANGED: the log is still at size " + now.treeSize() + " with the same root");
+      return;
+    }
+    if (!context.client().hasApiKey()) {
+      throw new InputException(
+          "the log grew from "
+              + old.treeSize()
+              + " to "
+              + now.treeSize()
+              + " leaves; proving the new checkpoint consistent with the stored one needs an API"
+              + " key (AGENTAUTH_API_KEY or --api-key-file); the state file is unchanged");
+    }
+    List<byte[]> proof = context.client().consistency(old.treeSize(), now.treeSize());
+    try {
+      MerkleProofs.verifyConsistency(
+          old.treeSize(), now.treeSize(), old.rootHash(), now.rootHash(), proof);
+    } catch (LogVerificationException e) {
+      throw new LogVerificationException(
+          "LOG FORKED: the " + is + " is not consistent with the " + was + ": " + e.getMessage());
+    }
+    out.println(
+        "CONSISTENT: the log grew from "
+            + old.treeSize()
+            + " to "
+            + now.treeSize()
+            + " leaves and keeps every earlier one");
+  }
+
+  /** Stores an accepted checkpoint in the state file (temporary file, atomic rename, 0600). */
+  static void store(Path state, VerifiedCheckpoint current) throws InputException {
+    SecretFiles.replace(state, current.note().format(), "state file");
+  }
+}
