@@ -125,26 +125,7 @@ final class LogOptions {
   /** Checks the options, reads the keys and the API key, and builds the context. */
   Context open(InputStream stdin, Clock clock, KeysFetcher fetcher, Function<String, String> env)
       throws InputException {
-    List<WitnessKey> witnesses = new ArrayList<>();
-    Set<String> names = new HashSet<>();
-    for (String vkey : witnessKeys) {
-      try {
-        WitnessKey key = WitnessKey.parseVkey(vkey.strip());
-        if (!names.add(key.name())) {
-          throw new InputException("--witness-key: witness " + key.name() + " is given twice");
-        }
-        witnesses.add(key);
-      } catch (LogVerificationException e) {
-        throw new InputException("--witness-key: " + e.getMessage());
-      }
-    }
-    if (quorum < 0 || quorum > witnesses.size()) {
-      throw new InputException(
-          "--witness-quorum must be between 0 and the number of --witness-key ("
-              + witnesses.size()
-              + "); got "
-              + quorum);
-    }
+    List<WitnessKey> witnesses = witnesses(witnessKeys, quorum);
     KeysLoader.checkPins(pins);
     KeysLoader.Document document;
     if (keys.file != null) {
@@ -156,22 +137,70 @@ final class LogOptions {
       document = KeysLoader.fromUrl(keys.url, workspace, fetcher);
     }
     ReceiptVerifier receipts = KeysLoader.verifier(document, clock, pins);
-    String ws = receipts.workspaceId();
-    if (workspace != null && !workspace.equals(ws)) {
+    if (workspace != null && !workspace.equals(receipts.workspaceId())) {
       throw new InputException(
           "the keys document is for workspace \""
-              + ws
+              + receipts.workspaceId()
               + "\", not --workspace \""
               + workspace
               + "\"");
     }
+    return context(
+        document,
+        receipts.workspaceId(),
+        pins,
+        witnesses,
+        quorum,
+        apiKey(apiKeyFile, env),
+        logUrl,
+        fetcher);
+  }
+
+  /** Parses {@code --witness-key} values and checks {@code --witness-quorum} against them. */
+  static List<WitnessKey> witnesses(List<String> vkeys, int quorum) throws InputException {
+    List<WitnessKey> witnesses = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    for (String vkey : vkeys) {
+      WitnessKey key;
+      try {
+        key = WitnessKey.parseVkey(vkey.strip());
+      } catch (LogVerificationException e) {
+        throw new InputException("--witness-key: " + e.getMessage());
+      }
+      if (!names.add(key.name())) {
+        throw new InputException("--witness-key: witness " + key.name() + " is given twice");
+      }
+      witnesses.add(key);
+    }
+    if (quorum < 0 || quorum > witnesses.size()) {
+      throw new InputException(
+          "--witness-quorum must be between 0 and the number of --witness-key ("
+              + witnesses.size()
+              + "); got "
+              + quorum);
+    }
+    return witnesses;
+  }
+
+  /** The context for a keys document already read and checked ({@link KeysLoader#verifier}). */
+  static Context context(
+      KeysLoader.Document document,
+      String workspace,
+      List<String> pins,
+      List<WitnessKey> witnesses,
+      int quorum,
+      String apiKey,
+      String logUrl,
+      KeysFetcher fetcher)
+      throws InputException {
     CheckpointVerifier verifier;
     try {
-      verifier = CheckpointVerifier.of(ws, logKeys(document, pins), witnesses);
+      verifier = CheckpointVerifier.of(workspace, logKeys(document, pins), witnesses);
     } catch (RuntimeException e) {
       throw new InputException(document.source() + ": " + e.getMessage());
     }
-    return new Context(ws, verifier, new LogClient(logUrl, ws, apiKey(env), fetcher), quorum);
+    return new Context(
+        workspace, verifier, new LogClient(logUrl, workspace, apiKey, fetcher), quorum);
   }
 
   /** The document's public keys, only the pinned ones when pins are given. */
@@ -193,7 +222,8 @@ final class LogOptions {
     return keys;
   }
 
-  private String apiKey(Function<String, String> env) throws InputException {
+  /** The API key from {@code file} when given, else from {@code AGENTAUTH_API_KEY}, or null. */
+  static String apiKey(Path apiKeyFile, Function<String, String> env) throws InputException {
     String key;
     String source;
     if (apiKeyFile != null) {

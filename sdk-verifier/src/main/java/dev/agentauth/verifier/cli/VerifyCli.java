@@ -121,7 +121,7 @@ public final class VerifyCli {
   int run(String... args) {
     CommandLine commandLine = new CommandLine(new Root(err));
     commandLine.addSubcommand(
-        "verify", new VerifyCommand(clock, stdin, out, err, fetcher, processors));
+        "verify", new VerifyCommand(clock, stdin, out, err, fetcher, processors, env));
     CommandLine keys = new CommandLine(new KeysCommand(err));
     keys.addSubcommand("fingerprint", new KeysCommand.Fingerprint(stdin, out, err, fetcher));
     commandLine.addSubcommand("keys", keys);

@@ -39,6 +39,9 @@ final class FakeLogServer implements AutoCloseable {
   /** The log's receipts in log order; tests change it (remove, replace, swap, truncate). */
   final List<ObjectNode> receipts = new CopyOnWriteArrayList<>();
 
+  /** What the entries endpoint serves when set, instead of {@link #receipts}. */
+  volatile List<ObjectNode> servedEntries;
+
   /** Signs checkpoints; the workspace's receipt-signing key by default. */
   volatile NoteSigner logSigner;
 
@@ -123,6 +126,8 @@ final class FakeLogServer implements AutoCloseable {
         }
         default -> send(exchange, 404, "{\"detail\":\"no route " + ws + "\"}");
       }
+    } catch (IllegalStateException e) {
+      send(exchange, 404, "{\"detail\":\"" + e.getMessage() + "\"}");
     } catch (RuntimeException e) {
       send(exchange, 400, "{\"detail\":\"" + e.getMessage() + "\"}");
     }
@@ -147,7 +152,7 @@ final class FakeLogServer implements AutoCloseable {
           }
         }
         if (index < 0) {
-          throw new IllegalArgumentException("not in the log");
+          throw new IllegalStateException("not in the log");
         }
         out.put("log_index", index).put("tree_size", size);
         hashes(out, NaiveMerkle.path(index, leaves.subList(0, size)));
@@ -155,10 +160,11 @@ final class FakeLogServer implements AutoCloseable {
       default -> {
         int start = Integer.parseInt(q.get("start"));
         int limit = Integer.parseInt(q.get("limit"));
-        out.put("tree_size", receipts.size());
+        List<ObjectNode> served = servedEntries != null ? servedEntries : receipts;
+        out.put("tree_size", served.size());
         ArrayNode entries = out.putArray("entries");
-        for (int i = start; i < Math.min(receipts.size(), start + limit); i++) {
-          entries.addObject().put("log_index", i).set("receipt", receipts.get(i));
+        for (int i = start; i < Math.min(served.size(), start + limit); i++) {
+          entries.addObject().put("log_index", i).set("receipt", served.get(i));
         }
       }
     }
