@@ -60,6 +60,20 @@ final class KeysFetcher {
   private final Duration requestTimeout;
   private final int maxBodyBytes;
 
+  /** One client for every request of a run (log checks send one per receipt); made on first use. */
+  private HttpClient client;
+
+  private synchronized HttpClient client() {
+    if (client == null) {
+      client =
+          HttpClient.newBuilder()
+              .connectTimeout(connectTimeout)
+              .followRedirects(HttpClient.Redirect.NEVER)
+              .build();
+    }
+    return client;
+  }
+
   /** A fetcher with the default limits. */
   KeysFetcher() {
     this(CONNECT_TIMEOUT, REQUEST_TIMEOUT, MAX_BODY_BYTES);
@@ -237,13 +251,8 @@ final class KeysFetcher {
    */
   Response send(HttpRequest request, String what, String redirectHint) throws InputException {
     URI uri = request.uri();
-    HttpClient client =
-        HttpClient.newBuilder()
-            .connectTimeout(connectTimeout)
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
     CompletableFuture<HttpResponse<Body>> future =
-        client.sendAsync(request, info -> new LimitedBody(info, maxBodyBytes));
+        client().sendAsync(request, info -> new LimitedBody(info, maxBodyBytes));
     HttpResponse<Body> response;
     try {
       // The request timeout covers the wait for the headers; this deadline covers the body too.

@@ -3,9 +3,11 @@ package dev.agentauth.verifier.cli;
 import dev.agentauth.verifier.log.Checkpoint;
 import dev.agentauth.verifier.log.LogVerificationException;
 import dev.agentauth.verifier.log.MerkleProofs;
+import dev.agentauth.verifier.log.SignedNote;
 import dev.agentauth.verifier.log.VerifiedCheckpoint;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -106,8 +108,19 @@ final class LogFollower {
             + " leaves and keeps every earlier one");
   }
 
-  /** Stores an accepted checkpoint in the state file (temporary file, atomic rename, 0600). */
+  /**
+   * Stores an accepted checkpoint in the state file (temporary file, atomic rename, 0600): the
+   * checkpoint and the log's signature, without cosignatures, so that a later run with other
+   * witness keys still reads it.
+   */
   static void store(Path state, VerifiedCheckpoint current) throws InputException {
-    SecretFiles.replace(state, current.note().format(), "state file");
+    List<SignedNote.Signature> logSignatures = new ArrayList<>();
+    for (SignedNote.Signature s : current.note().signatures()) {
+      if (s.keyName().equals(current.checkpoint().origin())) {
+        logSignatures.add(s);
+      }
+    }
+    SecretFiles.replace(
+        state, new SignedNote(current.note().text(), logSignatures).format(), "state file");
   }
 }

@@ -43,7 +43,9 @@ import picocli.CommandLine.Parameters;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:every receipt is valid (and every chain, with --chain)",
-      "1:some receipt or chain is invalid",
+      "1:some receipt or chain is invalid, or with --log: a receipt is not in the log, a"
+          + " receipt of the chains given is missing (--complete), or the checkpoint does not"
+          + " verify",
       "2:usage or input error (missing or unreadable file, malformed JSON, bad keys document,"
           + " keys URL refused, unreachable or not 200, malformed pin, no pinned key in the"
           + " keys document), or out of memory; the report printed so far is incomplete; with"
