@@ -65,7 +65,9 @@ final class LogFollower {
     String was = "stored checkpoint (size " + old.treeSize() + ", root " + old.rootBase64() + ")";
     String is = "newest checkpoint (size " + now.treeSize() + ", root " + now.rootBase64() + ")";
     if (now.treeSize() < old.treeSize()) {
-      throw new LogVerificationException(
+      throw rejected(
+          state,
+          current,
           "LOG SHRANK: the "
               + is
               + " is smaller than the "
@@ -77,7 +79,9 @@ final class LogFollower {
     }
     if (now.treeSize() == old.treeSize()) {
       if (!now.equals(old)) {
-        throw new LogVerificationException(
+        throw rejected(
+            state,
+            current,
             "LOG FORKED: the " + is + " has the size of the " + was + " but another root");
       }
       out.println("UNCHANGED: the log is still at size " + now.treeSize() + " with the same root");
@@ -97,7 +101,9 @@ final class LogFollower {
       MerkleProofs.verifyConsistency(
           old.treeSize(), now.treeSize(), old.rootHash(), now.rootHash(), proof);
     } catch (LogVerificationException e) {
-      throw new LogVerificationException(
+      throw rejected(
+          state,
+          current,
           "LOG FORKED: the " + is + " is not consistent with the " + was + ": " + e.getMessage());
     }
     out.println(
@@ -106,6 +112,18 @@ final class LogFollower {
             + " to "
             + now.treeSize()
             + " leaves and keeps every earlier one");
+  }
+
+  /**
+   * Keeps the refused checkpoint as evidence in {@code STATE.rejected} (two signed checkpoints of
+   * one size with different roots prove the fork to anyone) and returns the failure to throw.
+   */
+  private static LogVerificationException rejected(
+      Path state, VerifiedCheckpoint current, String message) throws InputException {
+    Path evidence = state.resolveSibling(state.getFileName() + ".rejected");
+    SecretFiles.replace(evidence, current.note().format(), "evidence file");
+    return new LogVerificationException(
+        message + "; the refused checkpoint is kept in " + evidence + ", the state file unchanged");
   }
 
   /**

@@ -143,6 +143,8 @@ class LogAuditCliTest {
     assertThat(r.exitCode()).as(r.out() + r.err()).isEqualTo(1);
     assertThat(r.out()).contains("RESULT INVALID", message);
     assertThat(Files.readString(state)).isEqualTo(before);
+    Path evidence = dir.resolve("audit.state.rejected");
+    assertThat(Files.readString(evidence)).startsWith(log.checkpoint().body());
   }
 
   @Test

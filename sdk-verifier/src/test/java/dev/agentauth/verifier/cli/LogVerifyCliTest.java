@@ -125,6 +125,13 @@ class LogVerifyCliTest {
     assertThat(r.exitCode()).isEqualTo(1);
     assertThat(r.out()).contains("do not hash to the checkpoint's root");
 
+    List<ObjectNode> changed = new ArrayList<>(log.receipts);
+    changed.set(4, CliFixtures.scope("01JLOG00000000000000000004", "11:00", "deny"));
+    log.servedEntries = changed;
+    Run altered = verify(log.receipts, "--chain", "--complete");
+    assertThat(altered.exitCode()).isEqualTo(1);
+    assertThat(altered.out()).contains("do not hash to the checkpoint's root");
+
     List<ObjectNode> removed = new ArrayList<>(log.receipts);
     removed.remove(2);
     log.servedEntries = removed;
