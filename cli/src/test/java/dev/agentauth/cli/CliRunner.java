@@ -45,6 +45,17 @@ final class CliRunner {
     return env(Cli.ENV_BASE_URL, baseUrl).env(Cli.ENV_API_KEY, apiKey);
   }
 
+  /** A {@link Cli} with this runner's environment, for looking at the command tree. */
+  Cli cliForInspection() {
+    return new Cli(
+        env,
+        new ByteArrayInputStream(stdin),
+        new ByteArrayOutputStream(),
+        new ByteArrayOutputStream(),
+        terminal,
+        pause);
+  }
+
   Result run(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
