@@ -57,8 +57,16 @@ final class CliRunner {
   }
 
   Result run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    return run(new ByteArrayOutputStream(), args);
+  }
+
+  /** Runs with {@code out} as standard output, which another thread may watch while it runs. */
+  Result run(ByteArrayOutputStream out, String... args) {
+    return run(out, new ByteArrayOutputStream(), args);
+  }
+
+  /** Runs with {@code out} and {@code err}, which another thread may watch while it runs. */
+  Result run(ByteArrayOutputStream out, ByteArrayOutputStream err, String... args) {
     Cli cli = new Cli(env, new ByteArrayInputStream(stdin), out, err, terminal, pause);
     int status = new AgentAuthCli(cli).run(args);
     return new Result(
