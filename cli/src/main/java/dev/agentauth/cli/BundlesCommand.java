@@ -24,6 +24,7 @@ import picocli.CommandLine.Option;
     name = "bundles",
     mixinStandardHelpOptions = true,
     description = "Agent scope bundles (/v1/agent-scope-bundles): reusable scope sets for grants.",
+    footer = {"", "Example:", "  agentauth bundles apply -f bundles.yaml --dry-run"},
     subcommands = {BundlesCommand.Apply.class, BundlesCommand.ListBundles.class})
 final class BundlesCommand {
 

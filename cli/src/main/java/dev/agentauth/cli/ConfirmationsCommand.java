@@ -14,6 +14,7 @@ import picocli.CommandLine.Parameters;
     description =
         "Approve or decline a confirmation nonce (POST /v1/confirmations/{nonce}). Only on the"
             + " end user's explicit answer, never automatically.",
+    footer = {"", "Example:", "  agentauth confirmations approve cn_abc123"},
     subcommands = {ConfirmationsCommand.Approve.class, ConfirmationsCommand.Decline.class})
 final class ConfirmationsCommand {
 

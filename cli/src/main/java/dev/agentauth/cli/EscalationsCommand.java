@@ -18,6 +18,7 @@ import picocli.CommandLine.Parameters;
     name = "escalations",
     mixinStandardHelpOptions = true,
     description = "List escalations and approve or reject them as an approver (/v1/escalations).",
+    footer = {"", "Example:", "  agentauth escalations approve esc_01HX... --as mgr_7"},
     subcommands = {
       EscalationsCommand.ListEscalations.class,
       EscalationsCommand.Approve.class,

@@ -30,6 +30,7 @@ import picocli.CommandLine.Parameters;
     description =
         "Grants are the service's authorizations (/v1/authorizations): user X allows agent Y these"
             + " scopes until a time. Create from a file, list, show, revoke.",
+    footer = {"", "Example:", "  agentauth grants create -f grant.yaml"},
     subcommands = {
       GrantsCommand.Create.class,
       GrantsCommand.ListGrants.class,

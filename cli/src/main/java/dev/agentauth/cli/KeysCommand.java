@@ -18,6 +18,7 @@ import picocli.CommandLine.Parameters;
     name = "keys",
     mixinStandardHelpOptions = true,
     description = "Create, list and revoke the workspace's API keys (needs a 'full' key).",
+    footer = {"", "Example:", "  agentauth keys create --role agent --name mcp-prod"},
     subcommands = {KeysCommand.Create.class, KeysCommand.ListKeys.class, KeysCommand.Revoke.class})
 final class KeysCommand {
 

@@ -15,6 +15,11 @@ import picocli.CommandLine.Option;
     name = "receipts",
     mixinStandardHelpOptions = true,
     description = "List, export (NDJSON, for agentauth-verify) and follow the signed receipts.",
+    footer = {
+      "",
+      "Example:",
+      "  agentauth receipts export --authorization auth_01HX... > chain.ndjson"
+    },
     subcommands = {ReceiptsCommand.ListReceipts.class, ExportCommand.class, TailCommand.class})
 final class ReceiptsCommand {
 

@@ -9,6 +9,8 @@ import dev.agentauth.model.ReceiptPage;
 import dev.agentauth.model.ReceiptSummary;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,13 +20,13 @@ import picocli.CommandLine.Option;
  * {@code agentauth receipts tail}: follows new receipts live.
  *
  * <p>How it never skips or repeats one: receipts are listed in ascending {@code receipt_id} order.
- * The command remembers the cursor of the page holding the last receipt it printed (the page's own
- * request cursor, not its {@code next_cursor}, which is null on the last page) and that receipt's
- * id. Each poll asks for that page again and prints only the receipts after the remembered id; when
- * the page is full ({@code has_more}), it moves on to {@code next_cursor}. So a poll re-reads at
- * most one page, and after a dropped connection or a server restart the next poll resumes from the
- * same position: no gap, no duplicate. A receipt still being signed is waited for before anything
- * after it is printed, so the order holds.
+ * The command remembers the cursor of the page it is reading (the page's own request cursor, not
+ * its {@code next_cursor}, which is null on the last page) and the ids it printed from that page
+ * (at most a page, 100). Each poll asks for that page again and prints the receipts it has not
+ * printed yet; when the page is full ({@code has_more}) it moves on to {@code next_cursor}. So a
+ * poll re-reads at most one page, and after a dropped connection or a server restart the next poll
+ * resumes from the same position: no gap, no duplicate. A receipt still being signed is waited for
+ * (with {@code --json}) before anything after it is printed, so the order holds.
  */
 @Command(
     name = "tail",
@@ -88,17 +90,17 @@ final class TailCommand extends ApiCommand {
     }
     ReceiptListParams params = filters.params(100);
     String pageCursor = null;
-    String last = null;
+    Set<String> printedOnPage = new HashSet<>();
     long printed = 0;
     while (count == null || printed < count) {
       final String cursor = pageCursor;
       ReceiptPage page = retrying(() -> client.receipts().list(params.withCursor(cursor)));
       for (ReceiptSummary s : page.receipts()) {
-        if (last != null && s.receiptId().compareTo(last) <= 0) {
+        if (printedOnPage.contains(s.receiptId())) {
           continue;
         }
         emit(client, s);
-        last = s.receiptId();
+        printedOnPage.add(s.receiptId());
         printed++;
         if (count != null && printed >= count) {
           return AgentAuthCli.EXIT_OK;
@@ -106,6 +108,7 @@ final class TailCommand extends ApiCommand {
       }
       if (page.hasMore()) {
         pageCursor = page.nextCursor();
+        printedOnPage.clear();
       } else {
         cli.pause().pause(pollInterval);
       }
