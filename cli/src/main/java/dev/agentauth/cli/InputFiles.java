@@ -38,8 +38,9 @@ final class InputFiles {
   private InputFiles() {}
 
   /**
-   * Reads {@code file} ({@code -} for standard input) as a tree: JSON when it starts with {@code {}
-   * or {@code [}, else YAML.
+   * Reads {@code file} ({@code -} for standard input) as a tree: YAML for {@code .yaml} and {@code
+   * .yml}, JSON for {@code .json}; otherwise JSON when it starts with a brace or a bracket and
+   * parses as JSON, else YAML.
    *
    * @throws CliException (usage) if it cannot be read or parsed
    */
@@ -50,25 +51,41 @@ final class InputFiles {
     } catch (IOException e) {
       throw CliException.usage("cannot read " + file + ": " + e.getClass().getSimpleName());
     }
+    String name = file.toLowerCase(java.util.Locale.ROOT);
+    boolean yamlName = name.endsWith(".yaml") || name.endsWith(".yml");
     String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8).stripLeading();
-    boolean json = text.startsWith("{") || text.startsWith("[");
+    boolean json =
+        name.endsWith(".json") || (!yamlName && (text.startsWith("{") || text.startsWith("[")));
+    JsonNode node;
     try {
-      JsonNode node = (json ? JSON_READER : YAML_READER).readTree(bytes);
-      if (node == null || node.isMissingNode() || node.isNull()) {
-        throw CliException.usage(file + ": empty file");
-      }
-      return node;
+      node = (json ? JSON_READER : YAML_READER).readTree(bytes);
     } catch (JsonProcessingException e) {
-      throw CliException.usage(
-          file
-              + ": not valid "
-              + (json ? "JSON" : "YAML")
-              + location(e)
-              + ": "
-              + e.getOriginalMessage());
+      if (json && !name.endsWith(".json")) {
+        // not JSON after all: YAML flow style ("[{id: a}]") starts the same way
+        node = readYaml(file, bytes, e);
+      } else {
+        throw notValid(file, json ? "JSON" : "YAML", e);
+      }
     } catch (IOException e) {
       throw CliException.usage("cannot read " + file + ": " + e.getMessage());
     }
+    if (node == null || node.isMissingNode() || node.isNull()) {
+      throw CliException.usage(file + ": empty file");
+    }
+    return node;
+  }
+
+  private static JsonNode readYaml(String file, byte[] bytes, JsonProcessingException asJson) {
+    try {
+      return YAML_READER.readTree(bytes);
+    } catch (IOException e) {
+      throw notValid(file, "JSON", asJson);
+    }
+  }
+
+  private static CliException notValid(String file, String format, JsonProcessingException e) {
+    return CliException.usage(
+        file + ": not valid " + format + location(e) + ": " + e.getOriginalMessage());
   }
 
   /**

@@ -306,9 +306,14 @@ class CommandsTest {
         second = e.path("escalation_id").asText();
       }
     }
-    CliRunner.Result reject = cli().run("escalations", "reject", second, "--as", "mgr_7");
+    CliRunner.Result approverKey =
+        cli().run("keys", "create", "--role", "approver", "--approver-id", "mgr_9", "--json");
+    CliRunner approver =
+        new CliRunner(dir).connectTo(server.baseUrl(), json(approverKey).path("api_key").asText());
+    CliRunner.Result reject = approver.run("escalations", "reject", second);
     assertThat(reject.status()).as(reject.toString()).isZero();
-    assertThat(reject.out()).contains("rejected");
+    assertThat(reject.out()).contains("rejected by mgr_9");
+    assertThat(cli().run("keys", "create", "--role", "approver").status()).isEqualTo(2);
     CliRunner.Result conflict = cli().run("escalations", "approve", second, "--as", "mgr_7");
     assertThat(conflict.status()).isEqualTo(1);
     assertThat(conflict.err()).contains("409 escalation_conflict");
