@@ -123,7 +123,7 @@ public final class AgentAuthCli {
       footer = {
         "",
         "Example:",
-        "  agentauth login --base-url https://agentauth.example.com --api-key-env AGENTAUTH_KEY",
+        "  agentauth login --base-url https://agentauth.example.com --api-key-env KEY",
         "  agentauth receipts export --authorization auth_01H... > chain.ndjson"
       },
       subcommands = {

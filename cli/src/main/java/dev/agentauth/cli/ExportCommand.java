@@ -39,8 +39,8 @@ import picocli.CommandLine.Option;
       "Examples:",
       "  agentauth receipts export --authorization auth_01HX... \\",
       "    | java -jar agentauth-verify.jar verify --keys keys.json --chain -",
-      "  agentauth receipts export --from 2026-11-01T00:00:00Z --to 2026-12-01T00:00:00Z"
-          + " -o november.ndjson"
+      "  agentauth receipts export --from 2026-11-01T00:00:00Z \\",
+      "    --to 2026-12-01T00:00:00Z -o november.ndjson"
     })
 final class ExportCommand extends ApiCommand {
   /** How many pending receipts the failure message names. */

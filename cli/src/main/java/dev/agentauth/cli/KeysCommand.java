@@ -33,7 +33,7 @@ final class KeysCommand {
         "",
         "Examples:",
         "  agentauth keys create --role agent --name mcp-prod",
-        "  agentauth keys create --role approver --approver-id mgr_7 --expires-in 90d --json"
+        "  agentauth keys create --role approver --approver-id mgr_7 --expires-in 90d"
       })
   static final class Create extends ApiCommand {
     @Option(

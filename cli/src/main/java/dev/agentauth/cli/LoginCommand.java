@@ -25,11 +25,11 @@ import picocli.CommandLine.Option;
     footer = {
       "",
       "Examples:",
-      "  agentauth login --base-url https://agentauth.example.com --api-key-file ~/.agentauth-key",
-      "  agentauth login --profile ci --base-url https://agentauth.example.com"
-          + " --api-key-env AGENTAUTH_CI_KEY",
-      "  pass show agentauth | agentauth login --base-url https://agentauth.example.com"
-          + " --api-key-stdin"
+      "  agentauth login --base-url https://agentauth.example.com --api-key-file k.txt",
+      "  agentauth login --profile ci --base-url https://agentauth.example.com \\",
+      "    --api-key-env AGENTAUTH_CI_KEY",
+      "  pass show agentauth \\",
+      "    | agentauth login --base-url https://agentauth.example.com --api-key-stdin"
     })
 final class LoginCommand extends ApiCommand {
 

@@ -35,7 +35,7 @@ final class ReceiptsCommand {
         "",
         "Examples:",
         "  agentauth receipts list --authorization auth_01HX...",
-        "  agentauth receipts list --decision deny --from 2026-11-01T00:00:00Z --all --json"
+        "  agentauth receipts list --decision deny --from 2026-11-01T00:00:00Z --all"
       })
   static final class ListReceipts extends ApiCommand {
     @Mixin ReceiptFilters filters;
