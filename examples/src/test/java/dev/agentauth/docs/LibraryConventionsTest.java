@@ -51,6 +51,43 @@ class LibraryConventionsTest {
           "sdk-langchain4j",
           "reference-server");
 
+  /**
+   * The modules that build a runnable application, not a library: the {@code agentauth} command
+   * line. An application is used as a jar, never as a dependency, so the BOM does not manage it and
+   * it ships no sources or Javadoc jars.
+   */
+  static final List<String> APPLICATIONS = List.of("cli");
+
+  @Test
+  void applicationsAreBuiltButNotInTheBom() throws Exception {
+    String parent =
+        Files.readString(DocSnippetsTest.ROOT.resolve("pom.xml"), StandardCharsets.UTF_8);
+    String bom =
+        Files.readString(DocSnippetsTest.ROOT.resolve("bom/pom.xml"), StandardCharsets.UTF_8);
+    for (String module : APPLICATIONS) {
+      assertThat(parent)
+          .as("the parent builds " + module)
+          .contains("<module>" + module + "</module>");
+      assertThat(LIBRARIES).doesNotContain(module);
+      Document pom =
+          DocumentBuilderFactory.newInstance()
+              .newDocumentBuilder()
+              .parse(DocSnippetsTest.ROOT.resolve(module + "/pom.xml").toFile());
+      String artifactId = directChild(pom.getDocumentElement(), "artifactId");
+      assertThat(bom).as("the BOM manages no application").doesNotContain(artifactId);
+    }
+  }
+
+  private static String directChild(Element parent, String tag) {
+    NodeList children = parent.getChildNodes();
+    for (int i = 0; i < children.getLength(); i++) {
+      if (children.item(i) instanceof Element e && e.getTagName().equals(tag)) {
+        return e.getTextContent().strip();
+      }
+    }
+    throw new AssertionError("no <" + tag + "> in " + parent.getTagName());
+  }
+
   @Test
   void publicMethodsKeepTheirParameterNames() throws NoSuchMethodException {
     List<Method> methods =
