@@ -459,7 +459,9 @@ public final class AgentAuthClient {
                 + " if the network is trusted");
       }
       OkHttpClient base = okHttpClient != null ? okHttpClient : new OkHttpClient();
-      OkHttpClient.Builder ok = base.newBuilder();
+      // Never follow a redirect: OkHttp keeps the Authorization header on a same-host redirect,
+      // https to http included, which would send the API key in clear text or somewhere unmeant.
+      OkHttpClient.Builder ok = base.newBuilder().followRedirects(false).followSslRedirects(false);
       if (connectTimeout != null) {
         ok.connectTimeout(connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
       } else if (okHttpClient == null || base.connectTimeoutMillis() == 0) {

@@ -72,6 +72,29 @@ class ResponseHandlingTest extends MockServerSupport {
   }
 
   @Test
+  void aRedirectIsNotFollowedSoTheApiKeyNeverGoesWhereItPoints() throws Exception {
+    RequestOptions noRetry = RequestOptions.builder().maxRetries(0).build();
+    server.enqueue(
+        new MockResponse.Builder()
+            .code(307)
+            .addHeader("Location", server.url("/elsewhere/v1/tombstones"))
+            .build());
+
+    assertThatThrownBy(() -> client.tombstones().list(ListParams.none(), noRetry))
+        .isInstanceOfSatisfying(
+            ApiException.class,
+            e -> {
+              assertThat(e.statusCode()).isEqualTo(307);
+              assertThat(e.getMessage())
+                  .contains("HTTP 307 redirect to ")
+                  .contains("/elsewhere/v1/tombstones")
+                  .contains("follows no redirect")
+                  .doesNotContain(API_KEY);
+            });
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test
   void proxyHtmlPageStillYieldsAClearServerException() {
     RequestOptions noRetry = RequestOptions.builder().maxRetries(0).build();
     server.enqueue(fixture(502, "gateway-502.html"));

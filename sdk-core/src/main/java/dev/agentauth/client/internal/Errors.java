@@ -175,6 +175,13 @@ public final class Errors {
                     .collect(Collectors.joining("; ")))
             .append(']');
       }
+    } else if (status >= 300 && status < 400) {
+      String location = headers.get("Location");
+      m.append(" redirect")
+          .append(location == null ? "" : " to " + redact(location))
+          .append(
+              "; the client follows no redirect, since the API key would go with it: set the base"
+                  + " URL to the server's final address");
     } else {
       m.append("; expected an application/problem+json body, found ")
           .append(describeBody(contentType, body));
