@@ -273,7 +273,7 @@ public final class LogIntegrator implements AutoCloseable {
   }
 
   /** Stores {@code c} unless another checkpoint of the workspace is too recent. */
-  private static boolean issue(LogTx tx, LogTx.Checkpoint c) {
+  private static boolean issue(dev.agentauth.server.store.Tx tx, LogTx.Checkpoint c) {
     tx.lock("log-checkpoint:" + c.workspaceId());
     if (!checkpointAllowed(tx.latestCheckpoint(c.workspaceId()), c.at())) {
       return false;

@@ -56,7 +56,7 @@ public final class LogTree {
    */
   public static byte[] hash(Range r, Map<NodeId, byte[]> nodes) {
     if (r.start() == r.end()) {
-      return LogHash.EMPTY_ROOT.clone();
+      return LogHash.emptyRoot();
     }
     List<NodeId> parts = decompose(r.start(), r.end());
     byte[] acc = null;

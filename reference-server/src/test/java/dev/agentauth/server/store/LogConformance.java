@@ -45,6 +45,18 @@ final class LogConformance {
         });
   }
 
+  private static long longOf(Store store, Store.Work<Long> work) {
+    return store.read(work);
+  }
+
+  private static List<String> strings(Store store, Store.Work<List<String>> work) {
+    return store.read(work);
+  }
+
+  private static boolean bool(Store store, Store.Work<Boolean> work) {
+    return store.inTransaction(work);
+  }
+
   private static byte[] hash(int level, long index) {
     byte[] h = new byte[32];
     h[0] = (byte) level;
@@ -85,7 +97,7 @@ final class LogConformance {
     List<String> ids = List.of(id(1), id(2), id(3));
     List<Node> nodes = new ArrayList<>(leafNodes(0, 3));
     nodes.add(new Node(new NodeId(1, 0), hash(1, 0)));
-    assertThat(store.inTransaction(tx -> tx.appendLog(WS_A, 0, ids, nodes))).isTrue();
+    assertThat(bool(store, tx -> tx.appendLog(WS_A, 0, ids, nodes))).isTrue();
     store.read(
         tx -> {
           assertThat(tx.logSize(WS_A)).isEqualTo(3);
@@ -117,12 +129,12 @@ final class LogConformance {
 
   static void appendingFromAStaleSizeChangesNothing(Store store) {
     receipts(store, WS_A, 1, 4, true);
-    assertThat(store.inTransaction(tx -> tx.appendLog(WS_A, 0, List.of(id(1)), leafNodes(0, 1))))
+    assertThat(bool(store, tx -> tx.appendLog(WS_A, 0, List.of(id(1)), leafNodes(0, 1))))
         .isTrue();
     // Another integrator prepared from size 0 too: refused, nothing written.
-    assertThat(store.inTransaction(tx -> tx.appendLog(WS_A, 0, List.of(id(2)), leafNodes(0, 1))))
+    assertThat(bool(store, tx -> tx.appendLog(WS_A, 0, List.of(id(2)), leafNodes(0, 1))))
         .isFalse();
-    assertThat(store.inTransaction(tx -> tx.appendLog(WS_A, 5, List.of(id(2)), leafNodes(5, 1))))
+    assertThat(bool(store, tx -> tx.appendLog(WS_A, 5, List.of(id(2)), leafNodes(5, 1))))
         .isFalse();
     store.read(
         tx -> {
@@ -131,15 +143,15 @@ final class LogConformance {
           assertThat(tx.logNodes(WS_A, List.of(new NodeId(0, 1)))).isEmpty();
           return null;
         });
-    assertThat(store.inTransaction(tx -> tx.appendLog(WS_A, 1, List.of(id(2)), leafNodes(1, 1))))
+    assertThat(bool(store, tx -> tx.appendLog(WS_A, 1, List.of(id(2)), leafNodes(1, 1))))
         .isTrue();
-    assertThat(store.read(tx -> tx.logSize(WS_A))).isEqualTo(2);
+    assertThat(longOf(store, tx -> tx.logSize(WS_A))).isEqualTo(2);
   }
 
   static void appendingAReceiptTwiceOrAnUnsignedOneFailsAndRollsBack(Store store) {
     receipts(store, WS_A, 1, 2, true);
     receipts(store, WS_A, 3, 3, false);
-    assertThat(store.inTransaction(tx -> tx.appendLog(WS_A, 0, List.of(id(1)), leafNodes(0, 1))))
+    assertThat(bool(store, tx -> tx.appendLog(WS_A, 0, List.of(id(1)), leafNodes(0, 1))))
         .isTrue();
     for (List<String> bad : List.of(List.of(id(2), id(1)), List.of(id(3)), List.of("missing"))) {
       assertThatThrownBy(
@@ -178,7 +190,7 @@ final class LogConformance {
           assertThat(tx.latestCheckpoint(WS_A)).isEmpty();
           return null;
         });
-    assertThat(store.inTransaction(tx -> tx.appendLog(WS_A, 0, List.of(id(1), id(2)), leafNodes(0, 2))))
+    assertThat(bool(store, tx -> tx.appendLog(WS_A, 0, List.of(id(1), id(2)), leafNodes(0, 2))))
         .isTrue();
   }
 
@@ -186,9 +198,9 @@ final class LogConformance {
     Instant t = StoreConformance.at(5);
     Checkpoint c2 = new Checkpoint(WS_A, 2, hash(1, 0), "o\n2\nroot\n\n— o sig\n", t);
     Checkpoint c7 = new Checkpoint(WS_A, 7, hash(2, 1), "o\n7\nroot\n\n— o sig\n", t.plusSeconds(1));
-    assertThat(store.inTransaction(tx -> tx.insertCheckpoint(c7))).isTrue();
-    assertThat(store.inTransaction(tx -> tx.insertCheckpoint(c2))).isTrue();
-    assertThat(store.inTransaction(tx -> tx.insertCheckpoint(c2))).isFalse();
+    assertThat(bool(store, tx -> tx.insertCheckpoint(c7))).isTrue();
+    assertThat(bool(store, tx -> tx.insertCheckpoint(c2))).isTrue();
+    assertThat(bool(store, tx -> tx.insertCheckpoint(c2))).isFalse();
     store.read(
         tx -> {
           Checkpoint latest = tx.latestCheckpoint(WS_A).orElseThrow();
@@ -204,11 +216,12 @@ final class LogConformance {
     Cosignature w1 = new Cosignature(WS_A, 2, "w1+01020304", "— w1 AAAA", t);
     Cosignature w2 = new Cosignature(WS_A, 2, "w2+0a0b0c0d", "— w2 BBBB", t);
     Cosignature w1at7 = new Cosignature(WS_A, 7, "w1+01020304", "— w1 CCCC", t);
-    assertThat(store.inTransaction(tx -> tx.insertCosignature(w1))).isTrue();
-    assertThat(store.inTransaction(tx -> tx.insertCosignature(w2))).isTrue();
-    assertThat(store.inTransaction(tx -> tx.insertCosignature(w1at7))).isTrue();
+    assertThat(bool(store, tx -> tx.insertCosignature(w1))).isTrue();
+    assertThat(bool(store, tx -> tx.insertCosignature(w2))).isTrue();
+    assertThat(bool(store, tx -> tx.insertCosignature(w1at7))).isTrue();
     assertThat(
-            store.inTransaction(
+            bool(
+                store,
                 tx -> tx.insertCosignature(new Cosignature(WS_A, 2, "w1+01020304", "— w1 X", t))))
         .isFalse();
     store.read(
@@ -228,12 +241,12 @@ final class LogConformance {
           return null;
         });
     StoreConformance.write(store, tx -> tx.setLogWitnesses(WS_A, List.of("b+1+x", "a+2+y")));
-    assertThat(store.read(tx -> tx.logWitnesses(WS_A))).containsExactly("b+1+x", "a+2+y");
+    assertThat(strings(store, tx -> tx.logWitnesses(WS_A))).containsExactly("b+1+x", "a+2+y");
     StoreConformance.write(store, tx -> tx.setLogWitnesses(WS_A, List.of("c+3+z")));
-    assertThat(store.read(tx -> tx.logWitnesses(WS_A))).containsExactly("c+3+z");
+    assertThat(strings(store, tx -> tx.logWitnesses(WS_A))).containsExactly("c+3+z");
     StoreConformance.write(store, tx -> tx.setLogWitnesses(WS_A, List.of()));
-    assertThat(store.read(tx -> tx.logWitnesses(WS_A))).isEmpty();
-    assertThat(store.read(tx -> tx.logWitnesses(WS_B))).isEmpty();
+    assertThat(strings(store, tx -> tx.logWitnesses(WS_A))).isEmpty();
+    assertThat(strings(store, tx -> tx.logWitnesses(WS_B))).isEmpty();
   }
 
   static void uncheckpointedWorkspacesAreThoseWhoseLogOutgrewTheirNewestCheckpoint(Store store) {
@@ -245,10 +258,10 @@ final class LogConformance {
           tx.appendLog(WS_A, 0, List.of(id(1), id(2)), leafNodes(0, 2));
           tx.appendLog(WS_B, 0, List.of(id(3)), leafNodes(0, 1));
         });
-    assertThat(store.read(tx -> tx.uncheckpointedWorkspaces(10))).containsExactly(WS_A, WS_B);
+    assertThat(strings(store, tx -> tx.uncheckpointedWorkspaces(10))).containsExactly(WS_A, WS_B);
     StoreConformance.write(
         store, tx -> tx.insertCheckpoint(new Checkpoint(WS_A, 2, hash(1, 0), "n\n", Instant.EPOCH)));
-    assertThat(store.read(tx -> tx.uncheckpointedWorkspaces(10))).containsExactly(WS_B);
+    assertThat(strings(store, tx -> tx.uncheckpointedWorkspaces(10))).containsExactly(WS_B);
   }
 
   /** Many concurrent integrators racing from the same sizes: no gap, no duplicate. */
