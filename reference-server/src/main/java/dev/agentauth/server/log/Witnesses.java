@@ -60,7 +60,8 @@ public final class Witnesses {
 
   /** {@link #id(WitnessKey)} of a stored (valid) vkey. */
   static String id(String vkey) {
-    return vkey.substring(0, vkey.lastIndexOf('+'));
+    // <name>+<8 hex>+<base64>: the base64 key may hold '+' itself, the name never does.
+    return vkey.substring(0, vkey.indexOf('+') + 9);
   }
 
   /**

@@ -116,7 +116,9 @@ class LogInstancesPostgresIT {
         call(
                 "POST",
                 a + "/v1/authorizations",
-                "{\"user_id\":\"u\",\"agent_id\":\"g\",\"expires_at\":\"2099-01-01T00:00:00Z\","
+                "{\"user_id\":\"u\",\"agent_id\":\"g\",\"expires_at\":\""
+                    + java.time.Instant.now().plus(Duration.ofDays(30))
+                    + "\","
                     + "\"scopes\":[{\"name\":\"x.read\"}]}",
                 true)
             .path("authorization_id")
