@@ -60,6 +60,20 @@ final class KeysFetcher {
   private final Duration requestTimeout;
   private final int maxBodyBytes;
 
+  /** One client for every request of a run (log checks send one per receipt); made on first use. */
+  private HttpClient client;
+
+  private synchronized HttpClient client() {
+    if (client == null) {
+      client =
+          HttpClient.newBuilder()
+              .connectTimeout(connectTimeout)
+              .followRedirects(HttpClient.Redirect.NEVER)
+              .build();
+    }
+    return client;
+  }
+
   /** A fetcher with the default limits. */
   KeysFetcher() {
     this(CONNECT_TIMEOUT, REQUEST_TIMEOUT, MAX_BODY_BYTES);
@@ -79,52 +93,65 @@ final class KeysFetcher {
    *     fragment, if it is plain http to a host that is not loopback, or if the workspace is empty
    */
   static URI keysUri(String baseUrl, String workspaceId) throws InputException {
+    if (workspaceId.isEmpty()) {
+      endpoint(baseUrl, "--keys-url", "");
+      throw new InputException("--workspace must not be empty");
+    }
+    return endpoint(
+        baseUrl, "--keys-url", "/v1/workspaces/" + encodeSegment(workspaceId) + "/keys");
+  }
+
+  /**
+   * The URL of {@code pathAndQuery} (already encoded, starting with {@code /}) under {@code
+   * baseUrl}, given as option {@code option}.
+   *
+   * @throws InputException if the base URL is not an absolute http(s) URL without query or
+   *     fragment, or if it is plain http to a host that is not loopback
+   */
+  static URI endpoint(String baseUrl, String option, String pathAndQuery) throws InputException {
     URI base;
     try {
       base = new URI(baseUrl.strip());
     } catch (URISyntaxException e) {
-      throw new InputException("--keys-url " + baseUrl + " is not a valid URL: " + e.getReason());
+      throw new InputException(option + " " + baseUrl + " is not a valid URL: " + e.getReason());
     }
     String scheme = base.getScheme();
     if (scheme == null
         || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
         || base.getHost() == null) {
       throw new InputException(
-          "--keys-url must be an https:// base URL such as https://agentauth.example.com;"
+          option
+              + " must be an https:// base URL such as https://agentauth.example.com;"
               + " got "
               + baseUrl);
     }
     if (base.getRawQuery() != null || base.getRawFragment() != null) {
       throw new InputException(
-          "--keys-url must be a base URL without query or fragment; got " + baseUrl);
+          option + " must be a base URL without query or fragment; got " + baseUrl);
     }
     if (scheme.equalsIgnoreCase("http") && !isLoopback(base.getHost())) {
       throw new InputException(
-          "--keys-url "
+          option
+              + " "
               + baseUrl
               + " uses plain http to a host that is not loopback: refused, since anyone on the"
-              + " network path could substitute the keys; use https://, or save the document and"
-              + " pass --keys (http is allowed only to localhost, 127.0.0.0/8 and ::1)");
-    }
-    if (workspaceId.isEmpty()) {
-      throw new InputException("--workspace must not be empty");
+              + " network path could substitute "
+              + ("--keys-url".equals(option)
+                  ? "the keys; use https://, or save the document and pass --keys"
+                  : "what it serves; use https://")
+              + " (http is allowed only to localhost, 127.0.0.0/8 and ::1)");
     }
     String path = base.getRawPath() == null ? "" : base.getRawPath();
     while (path.endsWith("/")) {
       path = path.substring(0, path.length() - 1);
     }
     String url =
-        scheme.toLowerCase(Locale.ROOT)
-            + "://"
-            + base.getRawAuthority()
-            + path
-            + "/v1/workspaces/"
-            + encodeSegment(workspaceId)
-            + "/keys";
+        scheme.toLowerCase(Locale.ROOT) + "://" + base.getRawAuthority() + path + pathAndQuery;
     try {
       return new URI(url);
     } catch (URISyntaxException e) {
-      throw new InputException("cannot build the keys URL from " + baseUrl + ": " + e.getReason());
+      throw new InputException(
+          "cannot build a URL from " + option + " " + baseUrl + ": " + e.getReason());
     }
   }
 
@@ -175,11 +202,6 @@ final class KeysFetcher {
    *     body that is too large or not UTF-8
    */
   String fetch(URI uri) throws InputException {
-    HttpClient client =
-        HttpClient.newBuilder()
-            .connectTimeout(connectTimeout)
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
     HttpRequest request =
         HttpRequest.newBuilder(uri)
             .timeout(requestTimeout)
@@ -187,8 +209,50 @@ final class KeysFetcher {
             .header("User-Agent", "agentauth-verify")
             .GET()
             .build();
+    Response response = send(request, "keys", "give the keys' final base URL as --keys-url");
+    if (response.status() != 200) {
+      throw new InputException(
+          "GET "
+              + uri
+              + " returned HTTP "
+              + response.status()
+              + " (expected 200): check --keys-url and --workspace");
+    }
+    return response.body();
+  }
+
+  /**
+   * An answer: its status and its body (empty when a non-200 body was too large to read).
+   *
+   * @param status the HTTP status, never a 3xx
+   * @param body the body as text
+   */
+  record Response(int status, String body) {}
+
+  /**
+   * A request builder with this fetcher's timeout and {@code User-Agent}, for {@link #send}.
+   *
+   * @param uri where to send it
+   */
+  HttpRequest.Builder request(URI uri) {
+    return HttpRequest.newBuilder(uri)
+        .timeout(requestTimeout)
+        .header("User-Agent", "agentauth-verify");
+  }
+
+  /**
+   * Sends a request under this class's rules (no redirect, body size limit, timeouts) and returns
+   * the answer whatever its status but a redirect.
+   *
+   * @param what what is fetched, for messages ({@code keys}, {@code the checkpoint})
+   * @param redirectHint what to do about a redirect, for its message
+   * @throws InputException on a network error, a timeout, a redirect, or a 200 body that is too
+   *     large or not UTF-8
+   */
+  Response send(HttpRequest request, String what, String redirectHint) throws InputException {
+    URI uri = request.uri();
     CompletableFuture<HttpResponse<Body>> future =
-        client.sendAsync(request, info -> new LimitedBody(info, maxBodyBytes));
+        client().sendAsync(request, info -> new LimitedBody(info, maxBodyBytes));
     HttpResponse<Body> response;
     try {
       // The request timeout covers the wait for the headers; this deadline covers the body too.
@@ -196,17 +260,19 @@ final class KeysFetcher {
     } catch (TimeoutException e) {
       future.cancel(true);
       throw new InputException(
-          "cannot fetch keys from "
+          "cannot fetch "
+              + what
+              + " from "
               + uri
               + ": no complete response within "
               + show(requestTimeout));
     } catch (InterruptedException e) {
       future.cancel(true);
       Thread.currentThread().interrupt();
-      throw new InputException("interrupted while fetching keys from " + uri);
+      throw new InputException("interrupted while fetching " + what + " from " + uri);
     } catch (ExecutionException e) {
       throw new InputException(
-          "cannot fetch keys from " + uri + ": " + describe(e.getCause(), uri));
+          "cannot fetch " + what + " from " + uri + ": " + describe(e.getCause(), uri));
     }
     int status = response.statusCode();
     if (status >= 300 && status < 400) {
@@ -215,26 +281,26 @@ final class KeysFetcher {
         location = location.substring(0, MAX_SHOWN_LOCATION) + "...";
       }
       throw new InputException(
-          "GET "
+          request.method()
+              + " "
               + uri
               + " returned HTTP "
               + status
               + " redirecting to "
               + location
-              + ": redirects are not followed; give the keys' final base URL as --keys-url");
-    }
-    if (status != 200) {
-      throw new InputException(
-          "GET "
-              + uri
-              + " returned HTTP "
-              + status
-              + " (expected 200): check --keys-url and --workspace");
+              + ": redirects are not followed; "
+              + redirectHint);
     }
     Body body = response.body();
+    if (status != 200) {
+      byte[] bytes = body.bytes == null ? new byte[0] : body.bytes;
+      return new Response(status, new String(bytes, StandardCharsets.UTF_8));
+    }
     if (body.declaredLength > maxBodyBytes) {
       throw new InputException(
-          "the keys response from "
+          "the "
+              + what
+              + " response from "
               + uri
               + " declares Content-Length "
               + body.declaredLength
@@ -244,22 +310,24 @@ final class KeysFetcher {
     }
     if (body.bytes == null) {
       throw new InputException(
-          "the keys response from "
+          "the "
+              + what
+              + " response from "
               + uri
               + " is larger than the "
               + maxBodyBytes
               + "-byte limit; stopped reading it");
     }
-    return ReceiptInputs.decode("the keys response from " + uri, body.bytes);
+    return new Response(
+        status, ReceiptInputs.decode("the " + what + " response from " + uri, body.bytes));
   }
 
   /** A response body: the bytes, or {@code null} when it was refused or cut off for its size. */
   private record Body(byte[] bytes, long declaredLength) {}
 
   /**
-   * Collects a 200 body up to a limit. A non-200 body is discarded; a declared length over the
-   * limit is refused before anything is read; an undeclared one is cut off (subscription cancelled)
-   * as soon as it passes the limit.
+   * Collects a body up to a limit. A declared length over the limit is refused before anything is
+   * read; an undeclared one is cut off (subscription cancelled) as soon as it passes the limit.
    */
   private static final class LimitedBody implements BodySubscriber<Body> {
     private final CompletableFuture<Body> result = new CompletableFuture<>();
@@ -274,7 +342,8 @@ final class KeysFetcher {
       this.limit = limit;
       OptionalLong length = info.headers().firstValueAsLong("Content-Length");
       this.declaredLength = length.isPresent() ? length.getAsLong() : -1;
-      this.discard = info.statusCode() != 200 || declaredLength > limit;
+      // A non-200 body is kept too (bounded) for its problem detail.
+      this.discard = declaredLength > limit;
     }
 
     @Override

@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
@@ -23,6 +24,9 @@ import picocli.CommandLine.IVersionProvider;
  * java -jar agentauth-verify.jar verify --keys-url https://HOST --workspace WS_ID \
  *     [--trusted-key-fingerprint SHA256:...]... FILE...
  * java -jar agentauth-verify.jar keys fingerprint [--json] keys.json
+ * java -jar agentauth-verify.jar log audit --state FILE --keys keys.json --log-url https://HOST
+ * java -jar agentauth-verify.jar log witness --key FILE --state FILE --keys keys.json --log-url ...
+ * java -jar agentauth-verify.jar log witness-keygen --name NAME --out FILE
  * </pre>
  *
  * <p>A {@code FILE} holds one receipt (a JSON object), a JSON array of receipts, or NDJSON (one
@@ -49,6 +53,7 @@ public final class VerifyCli {
   private final PrintWriter err;
   private final KeysFetcher fetcher;
   private final int processors;
+  private final Function<String, String> env;
 
   /**
    * Creates a CLI reading and writing the given streams (UTF-8) and checking {@code issued_at}
@@ -75,6 +80,22 @@ public final class VerifyCli {
       OutputStream stderr,
       KeysFetcher fetcher,
       int processors) {
+    this(clock, stdin, stdout, stderr, fetcher, processors, System::getenv);
+  }
+
+  /**
+   * Creates a CLI reading environment variables (only {@code AGENTAUTH_API_KEY}) from {@code env}
+   * (tests pass a map's {@code get}).
+   */
+  VerifyCli(
+      Clock clock,
+      InputStream stdin,
+      OutputStream stdout,
+      OutputStream stderr,
+      KeysFetcher fetcher,
+      int processors,
+      Function<String, String> env) {
+    this.env = Objects.requireNonNull(env, "env");
     this.fetcher = Objects.requireNonNull(fetcher, "fetcher");
     this.processors = processors;
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -100,10 +121,16 @@ public final class VerifyCli {
   int run(String... args) {
     CommandLine commandLine = new CommandLine(new Root(err));
     commandLine.addSubcommand(
-        "verify", new VerifyCommand(clock, stdin, out, err, fetcher, processors));
+        "verify", new VerifyCommand(clock, stdin, out, err, fetcher, processors, env));
     CommandLine keys = new CommandLine(new KeysCommand(err));
     keys.addSubcommand("fingerprint", new KeysCommand.Fingerprint(stdin, out, err, fetcher));
     commandLine.addSubcommand("keys", keys);
+    LogCommand.Io io = new LogCommand.Io(stdin, out, err, clock, fetcher, env);
+    CommandLine log = new CommandLine(new LogCommand(err));
+    log.addSubcommand("audit", new LogCommand.Audit(io));
+    log.addSubcommand("witness", new LogCommand.Witness(io));
+    log.addSubcommand("witness-keygen", new LogCommand.Keygen(io));
+    commandLine.addSubcommand("log", log);
     commandLine.setOut(out);
     commandLine.setErr(err);
     commandLine.setParameterExceptionHandler(
@@ -185,7 +212,10 @@ public final class VerifyCli {
         + "; run with a larger -Xss (java -Xss8m -jar agentauth-verify.jar ...)";
   }
 
-  /** The top-level command: only dispatches to {@code verify}, {@code keys} and {@code help}. */
+  /**
+   * The top-level command: only dispatches to {@code verify}, {@code keys}, {@code log} and {@code
+   * help}.
+   */
   @Command(
       name = PROGRAM,
       mixinStandardHelpOptions = true,

@@ -1,6 +1,7 @@
 package dev.agentauth.verifier.cli;
 
 import dev.agentauth.verifier.ReceiptVerifier;
+import dev.agentauth.verifier.log.LogVerificationException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -13,6 +14,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -41,7 +43,9 @@ import picocli.CommandLine.Parameters;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:every receipt is valid (and every chain, with --chain)",
-      "1:some receipt or chain is invalid",
+      "1:some receipt or chain is invalid, or with --log: a receipt is not in the log, a"
+          + " receipt of the chains given is missing (--complete), or the checkpoint does not"
+          + " verify",
       "2:usage or input error (missing or unreadable file, malformed JSON, bad keys document,"
           + " keys URL refused, unreachable or not 200, malformed pin, no pinned key in the"
           + " keys document), or out of memory; the report printed so far is incomplete; with"
@@ -131,6 +135,40 @@ final class VerifyCommand implements Callable<Integer> {
               + " on a usage or input error, a JSON error document (verdict \"error\").")
   boolean json;
 
+  @Option(
+      names = "--log",
+      paramLabel = "BASE_URL",
+      description =
+          "Also check that each receipt is in the workspace's receipt log on this server: fetch"
+              + " its checkpoint (signature checked against the keys document) and an inclusion"
+              + " proof per receipt. Needs an API key (AGENTAUTH_API_KEY or --api-key-file).")
+  String logUrl;
+
+  @Option(
+      names = "--complete",
+      description =
+          "With --log and --chain: fetch every log entry, recompute the root, and report every"
+              + " receipt the log holds for the authorizations given that the input lacks.")
+  boolean complete;
+
+  @Option(
+      names = "--witness-key",
+      paramLabel = "VKEY",
+      description = "With --log: a witness's public key whose cosignatures count (repeatable).")
+  List<String> witnessKeys = new ArrayList<>();
+
+  @Option(
+      names = "--witness-quorum",
+      paramLabel = "N",
+      description = "With --log: require a checkpoint cosigned by N of the --witness-key.")
+  int quorum;
+
+  @Option(
+      names = "--api-key-file",
+      paramLabel = "FILE",
+      description = "With --log: the API key file (mode 600); default AGENTAUTH_API_KEY.")
+  Path apiKeyFile;
+
   @Parameters(
       arity = "1..*",
       paramLabel = "FILE",
@@ -143,6 +181,10 @@ final class VerifyCommand implements Callable<Integer> {
   private final PrintWriter err;
   private final KeysFetcher fetcher;
   private final int processors;
+  private final Function<String, String> env;
+
+  /** The receipt log's context with {@code --log}, built with the keys. */
+  private LogOptions.Context logContext;
 
   /** The report being written, once the inputs are checked and the keys read. */
   private Reports.Writer report;
@@ -156,7 +198,9 @@ final class VerifyCommand implements Callable<Integer> {
       PrintWriter out,
       PrintWriter err,
       KeysFetcher fetcher,
-      int processors) {
+      int processors,
+      Function<String, String> env) {
+    this.env = env;
     this.clock = clock;
     this.stdin = stdin;
     this.out = out;
@@ -175,6 +219,7 @@ final class VerifyCommand implements Callable<Integer> {
       }
       KeysLoader.checkPins(pins);
       checkInputs();
+      checkLogOptions();
       ExecutorService pool = n > 1 ? Executors.newFixedThreadPool(n, VerifyCommand::worker) : null;
       try {
         return verify(pool);
@@ -258,7 +303,8 @@ final class VerifyCommand implements Callable<Integer> {
       reading = String.join(", ", names) + " (checking the chains)";
       Audit.Result result = audit.finish(names);
       report.finish(result);
-      return result.ok() ? VerifyCli.EXIT_VALID : VerifyCli.EXIT_INVALID;
+      boolean logOk = logContext == null || checkLog(paths, names, executor);
+      return result.ok() && logOk ? VerifyCli.EXIT_VALID : VerifyCli.EXIT_INVALID;
     } finally {
       if (spooled != null) {
         try {
@@ -267,6 +313,54 @@ final class VerifyCommand implements Callable<Integer> {
           // Deleted on exit instead.
         }
       }
+    }
+  }
+
+  /** Runs {@link LogCheck} over the inputs once more; whether every receipt is in the log. */
+  private boolean checkLog(List<String> paths, List<String> names, Executor executor)
+      throws InputException {
+    LogCheck check = new LogCheck(logContext, complete, executor, out);
+    try {
+      reading = "the log's checkpoint";
+      check.start();
+      for (int i = 0; i < paths.size(); i++) {
+        reading = names.get(i) + " (checking the log)";
+        try (ReceiptStream input = ReceiptStream.open(paths.get(i), names.get(i), i)) {
+          for (List<ReceiptStream.Item> window = input.next(WINDOW_RECEIPTS, WINDOW_CHARS);
+              !window.isEmpty();
+              window = input.next(WINDOW_RECEIPTS, WINDOW_CHARS)) {
+            check.receipts(window);
+          }
+        }
+      }
+      return check.finish();
+    } catch (LogVerificationException e) {
+      out.println("LOG RESULT INVALID: " + Reports.safe(e.getMessage()));
+      return false;
+    }
+  }
+
+  /** Checks the {@code --log} options' combinations before anything is read. */
+  private void checkLogOptions() throws InputException {
+    if (logUrl == null) {
+      if (complete || !witnessKeys.isEmpty() || quorum != 0 || apiKeyFile != null) {
+        throw new InputException(
+            "--complete, --witness-key, --witness-quorum and --api-key-file need --log");
+      }
+      return;
+    }
+    if (json) {
+      throw new InputException("--log does not support --json yet: use the text report");
+    }
+    if (complete && !chain) {
+      throw new InputException("--complete needs --chain: it checks the chains given are complete");
+    }
+    LogOptions.witnesses(witnessKeys, quorum);
+    KeysFetcher.endpoint(logUrl, "--log", "/");
+    if (LogOptions.apiKey(apiKeyFile, env) == null) {
+      throw new InputException(
+          "--log needs an API key for the inclusion proofs and entries: set AGENTAUTH_API_KEY or"
+              + " pass --api-key-file FILE");
     }
   }
 
@@ -293,6 +387,19 @@ final class VerifyCommand implements Callable<Integer> {
         keys.file != null
             ? KeysLoader.fromFile(keys.file, stdin)
             : KeysLoader.fromUrl(keys.remote.baseUrl, keys.remote.workspace, fetcher);
-    return KeysLoader.verifier(document, clock, pins);
+    ReceiptVerifier verifier = KeysLoader.verifier(document, clock, pins);
+    if (logUrl != null) {
+      logContext =
+          LogOptions.context(
+              document,
+              verifier.workspaceId(),
+              pins,
+              LogOptions.witnesses(witnessKeys, quorum),
+              quorum,
+              LogOptions.apiKey(apiKeyFile, env),
+              logUrl,
+              fetcher);
+    }
+    return verifier;
   }
 }

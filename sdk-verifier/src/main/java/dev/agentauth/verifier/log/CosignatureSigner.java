@@ -53,7 +53,7 @@ public final class CosignatureSigner {
       throw new LogVerificationException(
           "witness private key must be PRIVATE+KEY+<name>+<8 hex digits>+<base64 key>");
     }
-    String[] parts = text.substring(SKEY_PREFIX.length()).split("\\+", -1);
+    String[] parts = text.substring(SKEY_PREFIX.length()).split("\\+", 3);
     if (parts.length != 3) {
       throw new LogVerificationException(
           "witness private key must be PRIVATE+KEY+<name>+<8 hex digits>+<base64 key>");

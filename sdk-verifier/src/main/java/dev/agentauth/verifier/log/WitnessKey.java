@@ -63,7 +63,7 @@ public record WitnessKey(String name, int keyHash, byte[] publicKey) {
     if (vkey.length() > MAX_VKEY) {
       throw new LogVerificationException("witness key is longer than " + MAX_VKEY + " characters");
     }
-    String[] parts = vkey.split("\\+", -1);
+    String[] parts = vkey.split("\\+", 3);
     if (parts.length != 3) {
       throw new LogVerificationException(
           "witness key must be <name>+<8 hex digits>+<base64 key>: " + NoteFormat.show(vkey));

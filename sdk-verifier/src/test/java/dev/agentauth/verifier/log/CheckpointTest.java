@@ -19,6 +19,27 @@ class CheckpointTest {
         .isZero();
   }
 
+  /**
+   * golang.org/x/mod sumdb/tlog note_test.go (TestFormatTree, commit fe2ec04f): the tree of size
+   * 123456789012 whose hash is RecordHash("hello world"), the RFC 6962 leaf hash, formats its size
+   * and hash lines as ours do. (Its first line, "go.sum database tree", holds spaces, which our
+   * origins, being key names, may not.)
+   */
+  @Test
+  void sizeAndHashLinesMatchTheGoSumdbExample() {
+    byte[] hash = LogHash.leaf("hello world".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    Checkpoint c = new Checkpoint("go.sum/database/tree", 123456789012L, hash);
+    assertThat(c.body())
+        .isEqualTo(
+            "go.sum/database/tree\n123456789012\nTszzRgjTG6xce+z2AG31kAXYKBgQVtCSCE40HmuwBb0=\n");
+    assertThat(Checkpoint.parseBody(c.body())).isEqualTo(c);
+    assertThatThrownBy(
+            () ->
+                Checkpoint.parseBody(
+                    "go.sum database tree\n123456789012\n" + c.rootBase64() + "\n"))
+        .hasMessageContaining("spaces");
+  }
+
   @Test
   void malformedBodiesAreRefused() {
     String root = new Checkpoint("o", 1, ROOT).rootBase64();

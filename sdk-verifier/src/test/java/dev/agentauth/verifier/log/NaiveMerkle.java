@@ -10,11 +10,11 @@ import java.util.List;
  * recursive definition, PATH (§2.1.3.1) and PROOF/SUBPROOF (§2.1.4.1). Quadratic and slow on
  * purpose: nothing is shared with the code under test but SHA-256.
  */
-final class NaiveMerkle {
+public final class NaiveMerkle {
 
   private NaiveMerkle() {}
 
-  static byte[] sha256(byte[]... parts) {
+  public static byte[] sha256(byte[]... parts) {
     try {
       MessageDigest d = MessageDigest.getInstance("SHA-256");
       for (byte[] p : parts) {
@@ -26,16 +26,16 @@ final class NaiveMerkle {
     }
   }
 
-  static byte[] leafHash(byte[] data) {
+  public static byte[] leafHash(byte[] data) {
     return sha256(new byte[] {0}, data);
   }
 
-  static byte[] nodeHash(byte[] l, byte[] r) {
+  public static byte[] nodeHash(byte[] l, byte[] r) {
     return sha256(new byte[] {1}, l, r);
   }
 
   /** The largest power of two smaller than n (n > 1). */
-  static int k(int n) {
+  public static int k(int n) {
     int k = 1;
     while (k << 1 < n) {
       k <<= 1;
@@ -44,7 +44,7 @@ final class NaiveMerkle {
   }
 
   /** MTH(D[n]) over leaf data. */
-  static byte[] mth(List<byte[]> d) {
+  public static byte[] mth(List<byte[]> d) {
     int n = d.size();
     if (n == 0) {
       return sha256();
@@ -57,7 +57,7 @@ final class NaiveMerkle {
   }
 
   /** PATH(m, D[n]). */
-  static List<byte[]> path(int m, List<byte[]> d) {
+  public static List<byte[]> path(int m, List<byte[]> d) {
     int n = d.size();
     List<byte[]> out = new ArrayList<>();
     if (n <= 1) {
@@ -75,11 +75,11 @@ final class NaiveMerkle {
   }
 
   /** PROOF(m, D[n]) = SUBPROOF(m, D[n], true). */
-  static List<byte[]> proof(int m, List<byte[]> d) {
+  public static List<byte[]> proof(int m, List<byte[]> d) {
     return subproof(m, d, true);
   }
 
-  static List<byte[]> subproof(int m, List<byte[]> d, boolean b) {
+  public static List<byte[]> subproof(int m, List<byte[]> d, boolean b) {
     int n = d.size();
     List<byte[]> out = new ArrayList<>();
     if (m == n) {
@@ -100,7 +100,7 @@ final class NaiveMerkle {
   }
 
   /** n leaves of distinct data: "leaf i". */
-  static List<byte[]> leaves(int n) {
+  public static List<byte[]> leaves(int n) {
     List<byte[]> d = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       d.add(("leaf " + i).getBytes(java.nio.charset.StandardCharsets.UTF_8));

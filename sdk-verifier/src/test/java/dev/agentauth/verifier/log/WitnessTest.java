@@ -34,10 +34,24 @@ class WitnessTest {
             key.publicKey());
     assertThat(key.keyHash()).isEqualTo(ByteBuffer.wrap(expectedHash).getInt());
     assertThat(key.vkey()).startsWith("witness.example/w1+");
-    assertThat(Base64.getDecoder().decode(key.vkey().split("\\+")[2])[0]).isEqualTo((byte) 4);
+    assertThat(Base64.getDecoder().decode(key.vkey().split("\\+", 3)[2])[0]).isEqualTo((byte) 4);
     assertThat(WitnessKey.parseVkey(key.vkey())).isEqualTo(key);
     assertThat(signer.skey()).startsWith("PRIVATE+KEY+witness.example/w1+");
     assertThat(CosignatureSigner.fromSkey(signer.skey() + "\n").witnessKey()).isEqualTo(key);
+  }
+
+  @Test
+  void keysWhoseBase64HoldsPlusSignsRoundTrip() {
+    int withPlus = 0;
+    for (int i = 0; i < 64; i++) {
+      CosignatureSigner signer = CosignatureSigner.ed25519("w" + i, seed(i));
+      String vkey = signer.witnessKey().vkey();
+      withPlus += vkey.chars().filter(c -> c == '+').count() > 2 ? 1 : 0;
+      assertThat(WitnessKey.parseVkey(vkey)).isEqualTo(signer.witnessKey());
+      assertThat(CosignatureSigner.fromSkey(signer.skey()).witnessKey())
+          .isEqualTo(signer.witnessKey());
+    }
+    assertThat(withPlus).isPositive();
   }
 
   @Test
@@ -81,7 +95,7 @@ class WitnessTest {
   @Test
   void malformedKeysAreRefused() {
     String vkey = CosignatureSigner.ed25519("w1", seed(7)).witnessKey().vkey();
-    String[] p = vkey.split("\\+");
+    String[] p = vkey.split("\\+", 3);
     assertVkeyRefused(p[0] + "+" + p[1], "<name>+<8 hex digits>+<base64 key>");
     assertVkeyRefused(p[0] + "+" + p[1].toUpperCase() + "+" + p[2], "lowercase hex");
     assertVkeyRefused(p[0] + "+00000000+" + p[2], "does not match");
