@@ -8,6 +8,10 @@ import dev.agentauth.server.http.ConnectionLimits;
 import dev.agentauth.server.http.ConsoleFiles;
 import dev.agentauth.server.http.ProblemErrorHandler;
 import dev.agentauth.server.http.ReceiptGate;
+import dev.agentauth.server.log.CheckpointSigner;
+import dev.agentauth.server.log.LogIntegrator;
+import dev.agentauth.server.log.LogOps;
+import dev.agentauth.server.log.Witnesses;
 import dev.agentauth.server.service.ApiKeyOps;
 import dev.agentauth.server.service.ReceiptOps;
 import dev.agentauth.server.service.ReceiptQuotas;
@@ -15,10 +19,6 @@ import dev.agentauth.server.service.ServiceContext;
 import dev.agentauth.server.service.WebhookOps;
 import dev.agentauth.server.service.WebhookTargets;
 import dev.agentauth.server.service.WorkspaceOps;
-import dev.agentauth.server.log.CheckpointSigner;
-import dev.agentauth.server.log.LogIntegrator;
-import dev.agentauth.server.log.LogOps;
-import dev.agentauth.server.log.Witnesses;
 import dev.agentauth.server.signing.SigningService;
 import dev.agentauth.server.store.MemoryStore;
 import dev.agentauth.server.store.Store;
@@ -327,7 +327,8 @@ public final class AgentAuthServer implements AutoCloseable {
             "agentauth_log_integrated", logIntegrator, LogIntegrator::integratedTotal)
         .description("Signed receipts this process appended to their workspace's log")
         .register(metrics);
-    Gauge.builder("agentauth_log_workspaces_waiting", logIntegrator, LogIntegrator::workspacesWaiting)
+    Gauge.builder(
+            "agentauth_log_workspaces_waiting", logIntegrator, LogIntegrator::workspacesWaiting)
         .description("Workspaces with signed receipts known to wait for their log")
         .register(metrics);
     logIntegrator.start();

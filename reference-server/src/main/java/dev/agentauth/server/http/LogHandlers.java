@@ -13,9 +13,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The receipt log's endpoints (decisions.md §18): the public checkpoint and cosignature intake of
- * a workspace, and the API key reads {@code /v1/log/…}. Reads run in one read transaction within
- * the per-workspace read limit.
+ * The receipt log's endpoints (decisions.md §18): the public checkpoint and cosignature intake of a
+ * workspace, and the API key reads {@code /v1/log/…}. Reads run in one read transaction within the
+ * per-workspace read limit.
  */
 record LogHandlers(
     ServiceContext ctx,
@@ -86,8 +86,7 @@ record LogHandlers(
     writer.outcome(
         c,
         Outcome.of(
-            200,
-            ctx.store().inTransaction(tx -> witnesses.set(tx, caller.workspaceId(), vkeys))));
+            200, ctx.store().inTransaction(tx -> witnesses.set(tx, caller.workspaceId(), vkeys))));
   }
 
   void entries(Context c, Caller caller) {
@@ -122,7 +121,8 @@ record LogHandlers(
                 caller.workspaceId(),
                 () ->
                     ctx.store()
-                        .read(tx -> log.inclusion(tx, caller.workspaceId(), receiptId, treeSize)))));
+                        .read(
+                            tx -> log.inclusion(tx, caller.workspaceId(), receiptId, treeSize)))));
   }
 
   void consistency(Context c, Caller caller) {
@@ -140,7 +140,8 @@ record LogHandlers(
             200,
             readLimiter.run(
                 caller.workspaceId(),
-                () -> ctx.store().read(tx -> log.consistency(tx, caller.workspaceId(), from, to)))));
+                () ->
+                    ctx.store().read(tx -> log.consistency(tx, caller.workspaceId(), from, to)))));
   }
 
   private static void text(Context c, String text) {

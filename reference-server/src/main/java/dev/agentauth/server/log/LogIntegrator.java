@@ -32,11 +32,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each batch — up to {@link #BATCH} receipts of one workspace in receipt id order — is prepared
  * outside any write: a read transaction takes the log's size, the receipts and the O(log n) stored
- * subtree hashes on the tree's right edge; the leaf hashes, the subtrees they complete, the new root
- * and (when due) the signed checkpoint are computed without holding anything; then one short write
- * transaction appends, re-checking the size it started from ({@link LogTx#appendLog}). If another
- * integrator appended first, nothing is written and the batch is prepared again. Workspaces take
- * turns, one batch each.
+ * subtree hashes on the tree's right edge; the leaf hashes, the subtrees they complete, the new
+ * root and (when due) the signed checkpoint are computed without holding anything; then one short
+ * write transaction appends, re-checking the size it started from ({@link LogTx#appendLog}). If
+ * another integrator appended first, nothing is written and the batch is prepared again. Workspaces
+ * take turns, one batch each.
  *
  * <p>Checkpoints: after a batch, if the workspace's newest checkpoint is at least {@link
  * #CHECKPOINT_INTERVAL} old (by the real clock), the batch's transaction issues one for the new
@@ -288,7 +288,8 @@ public final class LogIntegrator implements AutoCloseable {
         return;
       }
       Instant now = realClock.instant();
-      record Head(long size, byte[] root, Optional<LogTx.Checkpoint> last, List<SigningKeyRow> keys) {}
+      record Head(
+          long size, byte[] root, Optional<LogTx.Checkpoint> last, List<SigningKeyRow> keys) {}
       Head h =
           store.read(
               tx -> {
@@ -310,7 +311,11 @@ public final class LogIntegrator implements AutoCloseable {
       }
       LogTx.Checkpoint c =
           new LogTx.Checkpoint(
-              ws, h.size(), h.root(), signer.sign(ws, h.size(), h.root(), h.keys(), keyClock.get()), now);
+              ws,
+              h.size(),
+              h.root(),
+              signer.sign(ws, h.size(), h.root(), h.keys(), keyClock.get()),
+              now);
       store.inTransaction(tx -> issue(tx, c));
       checkpointDue.remove(ws);
     }

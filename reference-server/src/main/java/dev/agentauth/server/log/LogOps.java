@@ -30,7 +30,8 @@ public final class LogOps {
       @JsonProperty("tree_size") long treeSize, @JsonProperty("entries") List<Entry> entries) {}
 
   /** One leaf: its index and the signed receipt. */
-  public record Entry(@JsonProperty("log_index") long logIndex, @JsonProperty("receipt") JsonNode receipt) {}
+  public record Entry(
+      @JsonProperty("log_index") long logIndex, @JsonProperty("receipt") JsonNode receipt) {}
 
   /** {@code GET /v1/log/proof/inclusion}. */
   public record InclusionProof(
@@ -129,7 +130,8 @@ public final class LogOps {
   public ConsistencyProof consistency(Tx tx, String workspaceId, long from, long to) {
     long size = tx.logSize(workspaceId);
     if (to > size) {
-      throw ServiceException.invalid("to", "must be at most the log's size, " + size + ", got " + to);
+      throw ServiceException.invalid(
+          "to", "must be at most the log's size, " + size + ", got " + to);
     }
     if (from > to) {
       throw ServiceException.invalid("from", "must be at most to (" + to + "), got " + from);
@@ -163,10 +165,7 @@ public final class LogOps {
         witnesses.add(Witnesses.id(vkey));
       }
       OptionalLong size = tx.newestCosignedSize(workspaceId, witnesses, cosigned);
-      c =
-          size.isEmpty()
-              ? null
-              : tx.checkpoint(workspaceId, size.getAsLong()).orElse(null);
+      c = size.isEmpty() ? null : tx.checkpoint(workspaceId, size.getAsLong()).orElse(null);
       if (c == null) {
         throw ServiceException.of(
             ErrorCode.NOT_FOUND,

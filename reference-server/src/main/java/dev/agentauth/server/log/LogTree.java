@@ -145,7 +145,8 @@ public final class LogTree {
    *
    * @param frontier the hashes of {@link #decompose decompose(0, size)} (at least)
    */
-  public static List<Node> appended(long size, List<byte[]> leafHashes, Map<NodeId, byte[]> frontier) {
+  public static List<Node> appended(
+      long size, List<byte[]> leafHashes, Map<NodeId, byte[]> frontier) {
     Map<NodeId, byte[]> known = new HashMap<>(frontier);
     List<Node> out = new ArrayList<>();
     long end = size + leafHashes.size();

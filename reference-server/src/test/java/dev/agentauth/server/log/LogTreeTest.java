@@ -42,7 +42,9 @@ class LogTreeTest {
         frontier.put(id, nodes.get(id));
       }
       for (Node node : LogTree.appended(size, leaves, frontier)) {
-        assertThat(nodes.put(node.id(), node.hash())).as("node %s written once", node.id()).isNull();
+        assertThat(nodes.put(node.id(), node.hash()))
+            .as("node %s written once", node.id())
+            .isNull();
       }
       size += batch;
     }

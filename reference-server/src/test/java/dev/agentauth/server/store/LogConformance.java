@@ -39,7 +39,8 @@ final class LogConformance {
             ReceiptRow r = StoreConformance.pendingReceipt(ws, id(n), StoreConformance.at(n));
             tx.insertReceipt(r);
             if (signed) {
-              assertThat(tx.markSigned(ws, id(n), StoreConformance.signedJson(r, "s" + n))).isTrue();
+              assertThat(tx.markSigned(ws, id(n), StoreConformance.signedJson(r, "s" + n)))
+                  .isTrue();
             }
           }
         });
@@ -86,7 +87,8 @@ final class LogConformance {
           assertThat(tx.unloggedReceipts(WS_A, 10))
               .extracting(ReceiptRow::receiptId)
               .containsExactly(id(1), id(2), id(3), id(5), id(6));
-          assertThat(tx.unloggedReceipts(WS_A, 2)).extracting(ReceiptRow::receiptId)
+          assertThat(tx.unloggedReceipts(WS_A, 2))
+              .extracting(ReceiptRow::receiptId)
               .containsExactly(id(1), id(2));
           assertThat(tx.unloggedReceipts(WS_A, 1).get(0).signedJson()).contains("\"s1\"");
           assertThat(tx.unloggedWorkspaces(null, 10)).containsExactly(WS_A, WS_B);
@@ -129,13 +131,10 @@ final class LogConformance {
 
   static void appendingFromAStaleSizeChangesNothing(Store store) {
     receipts(store, WS_A, 1, 4, true);
-    assertThat(bool(store, tx -> tx.appendLog(WS_A, 0, List.of(id(1)), leafNodes(0, 1))))
-        .isTrue();
+    assertThat(bool(store, tx -> tx.appendLog(WS_A, 0, List.of(id(1)), leafNodes(0, 1)))).isTrue();
     // Another integrator prepared from size 0 too: refused, nothing written.
-    assertThat(bool(store, tx -> tx.appendLog(WS_A, 0, List.of(id(2)), leafNodes(0, 1))))
-        .isFalse();
-    assertThat(bool(store, tx -> tx.appendLog(WS_A, 5, List.of(id(2)), leafNodes(5, 1))))
-        .isFalse();
+    assertThat(bool(store, tx -> tx.appendLog(WS_A, 0, List.of(id(2)), leafNodes(0, 1)))).isFalse();
+    assertThat(bool(store, tx -> tx.appendLog(WS_A, 5, List.of(id(2)), leafNodes(5, 1)))).isFalse();
     store.read(
         tx -> {
           assertThat(tx.logSize(WS_A)).isEqualTo(1);
@@ -143,28 +142,25 @@ final class LogConformance {
           assertThat(tx.logNodes(WS_A, List.of(new NodeId(0, 1)))).isEmpty();
           return null;
         });
-    assertThat(bool(store, tx -> tx.appendLog(WS_A, 1, List.of(id(2)), leafNodes(1, 1))))
-        .isTrue();
+    assertThat(bool(store, tx -> tx.appendLog(WS_A, 1, List.of(id(2)), leafNodes(1, 1)))).isTrue();
     assertThat(longOf(store, tx -> tx.logSize(WS_A))).isEqualTo(2);
   }
 
   static void appendingAReceiptTwiceOrAnUnsignedOneFailsAndRollsBack(Store store) {
     receipts(store, WS_A, 1, 2, true);
     receipts(store, WS_A, 3, 3, false);
-    assertThat(bool(store, tx -> tx.appendLog(WS_A, 0, List.of(id(1)), leafNodes(0, 1))))
-        .isTrue();
+    assertThat(bool(store, tx -> tx.appendLog(WS_A, 0, List.of(id(1)), leafNodes(0, 1)))).isTrue();
     for (List<String> bad : List.of(List.of(id(2), id(1)), List.of(id(3)), List.of("missing"))) {
       assertThatThrownBy(
-              () ->
-                  store.inTransaction(
-                      tx -> tx.appendLog(WS_A, 1, bad, leafNodes(1, bad.size()))))
+              () -> store.inTransaction(tx -> tx.appendLog(WS_A, 1, bad, leafNodes(1, bad.size()))))
           .isInstanceOf(StoreException.class);
     }
     store.read(
         tx -> {
           assertThat(tx.logSize(WS_A)).isEqualTo(1);
           assertThat(tx.logIndex(WS_A, id(2))).isEmpty();
-          assertThat(tx.unloggedReceipts(WS_A, 10)).extracting(ReceiptRow::receiptId)
+          assertThat(tx.unloggedReceipts(WS_A, 10))
+              .extracting(ReceiptRow::receiptId)
               .containsExactly(id(2));
           return null;
         });
@@ -197,7 +193,8 @@ final class LogConformance {
   static void checkpointsCosignaturesAndWitnessesRoundTrip(Store store) {
     Instant t = StoreConformance.at(5);
     Checkpoint c2 = new Checkpoint(WS_A, 2, hash(1, 0), "o\n2\nroot\n\n— o sig\n", t);
-    Checkpoint c7 = new Checkpoint(WS_A, 7, hash(2, 1), "o\n7\nroot\n\n— o sig\n", t.plusSeconds(1));
+    Checkpoint c7 =
+        new Checkpoint(WS_A, 7, hash(2, 1), "o\n7\nroot\n\n— o sig\n", t.plusSeconds(1));
     assertThat(bool(store, tx -> tx.insertCheckpoint(c7))).isTrue();
     assertThat(bool(store, tx -> tx.insertCheckpoint(c2))).isTrue();
     assertThat(bool(store, tx -> tx.insertCheckpoint(c2))).isFalse();
@@ -260,7 +257,8 @@ final class LogConformance {
         });
     assertThat(strings(store, tx -> tx.uncheckpointedWorkspaces(10))).containsExactly(WS_A, WS_B);
     StoreConformance.write(
-        store, tx -> tx.insertCheckpoint(new Checkpoint(WS_A, 2, hash(1, 0), "n\n", Instant.EPOCH)));
+        store,
+        tx -> tx.insertCheckpoint(new Checkpoint(WS_A, 2, hash(1, 0), "n\n", Instant.EPOCH)));
     assertThat(strings(store, tx -> tx.uncheckpointedWorkspaces(10))).containsExactly(WS_B);
   }
 
