@@ -154,18 +154,18 @@ final class JdbcLog {
     if (ids.isEmpty()) {
       return out;
     }
-    StringBuilder sql =
-        new StringBuilder("SELECT level, idx, hash FROM log_nodes WHERE workspace_id = ? AND (");
-    List<Object> params = new ArrayList<>(1 + 2 * ids.size());
-    params.add(workspaceId);
-    boolean first = true;
+    // One primary-key lookup per node, in one statement: both planners use the key for each arm
+    // of a UNION ALL, where an OR of (level, idx) pairs can end in a scan of the workspace's nodes.
+    StringBuilder sql = new StringBuilder();
+    List<Object> params = new ArrayList<>(3 * ids.size());
     for (NodeId id : ids) {
-      sql.append(first ? "" : " OR ").append("(level = ? AND idx = ?)");
+      sql.append(sql.length() == 0 ? "" : " UNION ALL ")
+          .append("SELECT level, idx, hash FROM log_nodes WHERE workspace_id = ? AND level = ?")
+          .append(" AND idx = ?");
+      params.add(workspaceId);
       params.add(id.level());
       params.add(id.index());
-      first = false;
     }
-    sql.append(')');
     for (Node n :
         tx.query(
             sql.toString(),
