@@ -8,6 +8,10 @@ import dev.agentauth.server.http.ConnectionLimits;
 import dev.agentauth.server.http.ConsoleFiles;
 import dev.agentauth.server.http.ProblemErrorHandler;
 import dev.agentauth.server.http.ReceiptGate;
+import dev.agentauth.server.log.CheckpointSigner;
+import dev.agentauth.server.log.LogIntegrator;
+import dev.agentauth.server.log.LogOps;
+import dev.agentauth.server.log.Witnesses;
 import dev.agentauth.server.service.ApiKeyOps;
 import dev.agentauth.server.service.ReceiptOps;
 import dev.agentauth.server.service.ReceiptQuotas;
@@ -80,6 +84,8 @@ public final class AgentAuthServer implements AutoCloseable {
   private final ApiKeyOps apiKeys;
   private final WebhookTargets webhookTargets;
   private final DeliveryWorker webhookWorker;
+  private final CheckpointSigner checkpointSigner;
+  private final LogIntegrator logIntegrator;
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Api api;
   private final ScheduledExecutorService housekeeping = daemonScheduler("agentauth-housekeeping");
@@ -121,6 +127,20 @@ public final class AgentAuthServer implements AutoCloseable {
             webhookTargets,
             b.webhookSettings,
             new DeliveryMetrics(metrics));
+    this.checkpointSigner = new CheckpointSigner(() -> baseUrlForReceipts);
+    DistributionSummary logLag =
+        DistributionSummary.builder("agentauth_log_lag_seconds")
+            .description(
+                "time from a receipt's signature (as this instance learned of it) to its place in"
+                    + " the workspace's log, over the last 30 to 40 seconds")
+            .publishPercentiles(0.5, 0.99)
+            .distributionStatisticExpiry(Duration.ofSeconds(40))
+            .distributionStatisticBufferLength(4)
+            .register(metrics);
+    this.logIntegrator =
+        new LogIntegrator(
+            store, ctx::now, Clock.systemUTC(), checkpointSigner, n -> logLag.record(n / 1e9));
+    signer.onSigned(logIntegrator::wake);
   }
 
   /** Deletes idempotency records past their 24-hour replay window. */
@@ -259,6 +279,8 @@ public final class AgentAuthServer implements AutoCloseable {
             apiKeys,
             receipts,
             new WebhookOps(ctx, webhookTargets),
+            new LogOps(),
+            new Witnesses(store, checkpointSigner, Clock.systemUTC()),
             metrics,
             requestThreads);
     app =
@@ -301,6 +323,15 @@ public final class AgentAuthServer implements AutoCloseable {
           config.host);
     }
     baseUrlForReceipts = config.publicUrl != null ? stripSlash(config.publicUrl) : baseUrl;
+    FunctionCounter.builder(
+            "agentauth_log_integrated", logIntegrator, LogIntegrator::integratedTotal)
+        .description("Signed receipts this process appended to their workspace's log")
+        .register(metrics);
+    Gauge.builder(
+            "agentauth_log_workspaces_waiting", logIntegrator, LogIntegrator::workspacesWaiting)
+        .description("Workspaces with signed receipts known to wait for their log")
+        .register(metrics);
+    logIntegrator.start();
     return this;
   }
 
@@ -445,6 +476,11 @@ public final class AgentAuthServer implements AutoCloseable {
     return webhookWorker;
   }
 
+  /** The receipt log's integrator (tests drain it to skip the wait). */
+  public LogIntegrator logIntegrator() {
+    return logIntegrator;
+  }
+
   /** The store behind this server. */
   public Store store() {
     return store;
@@ -492,6 +528,8 @@ public final class AgentAuthServer implements AutoCloseable {
     }
     guarded(this::flushQuotas).run();
     signer.drain(DRAIN_TIMEOUT);
+    // What is signed but not yet in a log is integrated at the next start (or by another instance).
+    logIntegrator.close();
     store.close();
     metrics.close();
     log.debug("agentauth server stopped");

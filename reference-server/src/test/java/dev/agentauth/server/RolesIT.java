@@ -86,11 +86,16 @@ class RolesIT {
     boolean webhooks = path.startsWith("/v1/webhooks");
     boolean resolve = method.equals("POST") && path.endsWith("/resolve");
     boolean get = method.equals("GET");
+    // §18: the receipt log is read by every role that reads receipts; only full sets witnesses.
     boolean readsAuthorizationsOrReceipts =
-        get && (path.startsWith("/v1/authorizations") || path.startsWith("/v1/receipts"));
+        get
+            && (path.startsWith("/v1/authorizations")
+                || path.startsWith("/v1/receipts")
+                || path.startsWith("/v1/log/"));
+    boolean setsWitnesses = method.equals("PUT") && path.equals("/v1/log/witnesses");
     return switch (role) {
       case "full" -> true;
-      case "app" -> !resolve && !apiKeys;
+      case "app" -> !resolve && !apiKeys && !setsWitnesses;
       case "agent" ->
           (method.equals("POST") && path.equals("/v1/check")) || readsAuthorizationsOrReceipts;
       case "tool_server" ->
@@ -109,7 +114,7 @@ class RolesIT {
 
   @Test
   void everyApiKeyRowNamesExactlyTheRolesTheTableAllows() {
-    assertThat(keyed()).hasSize(26);
+    assertThat(keyed()).hasSize(31);
     for (Endpoint e : keyed()) {
       List<String> expected =
           ROLES.stream().filter(role -> allowed(role, e.method(), e.path())).toList();
@@ -145,6 +150,7 @@ class RolesIT {
               "{\"agent_id\":\"bot-2\",\"scopes\":[{\"name\":\"b\"}]}";
           case "POST /v1/tombstones" -> "{\"resource\":\"doc/1\"}";
           case "POST /v1/api-keys" -> "{\"role\":\"full\"}";
+          case "PUT /v1/log/witnesses" -> "{\"witnesses\":[]}";
           case "POST /v1/webhooks" ->
               "{\"url\":\"https://hooks.example.com/a\",\"events\":[\"escalation.created\"]}";
           default -> null;
@@ -167,7 +173,8 @@ class RolesIT {
             "/v1/agent-scope-bundles?limit=100",
             "/v1/tombstones?limit=100",
             "/v1/api-keys?limit=100",
-            "/v1/webhooks")) {
+            "/v1/webhooks",
+            "/v1/log/witnesses")) {
       Resp r = h.get(path);
       assertThat(r.status()).as(path + " " + r.raw()).isEqualTo(200);
       r.body().findParents("last_used_at").forEach(n -> ((ObjectNode) n).remove("last_used_at"));
@@ -199,7 +206,7 @@ class RolesIT {
         cells++;
       }
     }
-    assertThat(cells).isEqualTo(77);
+    assertThat(cells).isEqualTo(82);
     assertThat(state()).isEqualTo(before);
     // The nonce and the escalation a forbidden call aimed at are still usable.
     assertThat(h.post("/v1/confirmations/" + nonce, h.json("{\"approved\":true}")).status())
@@ -228,7 +235,7 @@ class RolesIT {
         cells++;
       }
     }
-    assertThat(cells).isEqualTo(6 * 26 - 77);
+    assertThat(cells).isEqualTo(6 * 31 - 82);
     assertThat(state()).isEqualTo(before);
   }
 }

@@ -36,8 +36,8 @@ class RouteTableIT {
   @Test
   void theTableListsEveryEndpointOnceWithItsAccess() {
     List<Endpoint> endpoints = h.server.endpoints();
-    assertThat(endpoints).hasSize(37);
-    assertThat(endpoints.stream().map(e -> e.method() + " " + e.path()).distinct()).hasSize(37);
+    assertThat(endpoints).hasSize(44);
+    assertThat(endpoints.stream().map(e -> e.method() + " " + e.path()).distinct()).hasSize(44);
     assertThat(endpoints)
         .extracting(Endpoint::access)
         .containsOnly("PUBLIC", "METRICS", "API_KEY", "ADMIN");
@@ -45,7 +45,12 @@ class RouteTableIT {
         .filteredOn(e -> e.access().equals("PUBLIC"))
         .extracting(e -> e.method() + " " + e.path())
         .containsExactlyInAnyOrder(
-            "GET /healthz", "GET /readyz", "GET /openapi.json", "GET /v1/workspaces/{id}/keys");
+            "GET /healthz",
+            "GET /readyz",
+            "GET /openapi.json",
+            "GET /v1/workspaces/{id}/keys",
+            "GET /v1/workspaces/{id}/log/checkpoint",
+            "POST /v1/workspaces/{id}/log/cosignatures");
     assertThat(endpoints)
         .filteredOn(e -> e.access().equals("METRICS"))
         .extracting(e -> e.method() + " " + e.path())

@@ -110,6 +110,8 @@ public final class Api {
       ApiKeyOps apiKeys,
       ReceiptOps receipts,
       WebhookOps webhooks,
+      dev.agentauth.server.log.LogOps log,
+      dev.agentauth.server.log.Witnesses witnesses,
       PrometheusMeterRegistry metrics,
       Executor answers) {
     this.settings = settings;
@@ -147,6 +149,14 @@ public final class Api {
             V1Handlers.create(
                 ctx, reader, writer, runner, workspaces, apiKeys, receipts, gate, answers),
             new WebhookHandlers(ctx, reader, writer, webhooks),
+            new LogHandlers(
+                ctx,
+                reader,
+                writer,
+                new WorkspaceLimiter(3, Duration.ofSeconds(1)),
+                new RateLimiter(settings.rateLimit()),
+                log,
+                witnesses),
             new AdminHandlers(ctx, reader, writer, workspaces, apiKeys, settings.testClock()));
   }
 
@@ -243,7 +253,9 @@ public final class Api {
               case API_KEY -> reader.receive(c, caller.workspaceId());
               case ADMIN -> reader.receive(c, ADMIN_BODIES);
               default -> {
-                if (RequestReader.bodyUnread(c)) {
+                // A public POST (cosignatures) reads its body itself, after its own checks.
+                if (route.method() != io.javalin.http.HandlerType.POST
+                    && RequestReader.bodyUnread(c)) {
                   c.header("Connection", "close");
                 }
               }

@@ -58,6 +58,7 @@ final class RouteTable {
       OpenApiDocument openApi,
       V1Handlers v1,
       WebhookHandlers webhooks,
+      LogHandlers log,
       AdminHandlers admin) {
     return List.of(
         open(GET, "/healthz", PUBLIC, health::live),
@@ -92,6 +93,14 @@ final class RouteTable {
         keyed(GET, "/v1/receipts", ANY, v1::listReceipts),
         keyed(GET, "/v1/receipts/{id}", ANY, v1::getReceipt),
         open(GET, "/v1/workspaces/{id}/keys", PUBLIC, v1::workspaceKeys),
+        // the receipt log (decisions.md §18)
+        open(GET, "/v1/workspaces/{id}/log/checkpoint", PUBLIC, log::checkpoint),
+        open(POST, "/v1/workspaces/{id}/log/cosignatures", PUBLIC, log::cosign),
+        keyed(GET, "/v1/log/entries", ANY, log::entries),
+        keyed(GET, "/v1/log/proof/inclusion", ANY, log::inclusion),
+        keyed(GET, "/v1/log/proof/consistency", ANY, log::consistency),
+        keyed(GET, "/v1/log/witnesses", ANY, log::witnesses),
+        keyed(PUT, "/v1/log/witnesses", FULL_ONLY, log::setWitnesses),
         // API keys
         keyed(POST, "/v1/api-keys", FULL_ONLY, v1::createApiKey),
         keyed(GET, "/v1/api-keys", FULL_ONLY, v1::listApiKeys),

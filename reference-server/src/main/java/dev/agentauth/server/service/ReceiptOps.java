@@ -110,10 +110,29 @@ public final class ReceiptOps {
     ReceiptRow row =
         tx.receipt(caller.workspaceId(), id)
             .orElseThrow(() -> ServiceException.notFound("receipt"));
-    ReceiptLookup body =
-        row.isSigned() ? new ReceiptLookup.Signed(signed(row.signedJson())) : pending(row);
-    return Outcome.of(200, body);
+    if (!row.isSigned()) {
+      return Outcome.of(200, pending(row));
+    }
+    java.util.OptionalLong index = tx.logIndex(caller.workspaceId(), id);
+    return Outcome.of(
+        200,
+        new SignedLookup(
+            ReceiptLookup.Signed.STATUS,
+            index.isPresent() ? index.getAsLong() : null,
+            signed(row.signedJson())));
   }
+
+  /**
+   * A signed receipt by id: {@link ReceiptLookup.Signed} with the receipt's place in its
+   * workspace's log once the log integrated it (decisions.md §18).
+   */
+  public record SignedLookup(
+      @com.fasterxml.jackson.annotation.JsonProperty("status") String status,
+      @com.fasterxml.jackson.annotation.JsonProperty("log_index")
+          @com.fasterxml.jackson.annotation.JsonInclude(
+              com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+          Long logIndex,
+      @com.fasterxml.jackson.annotation.JsonProperty("receipt") SignedReceipt receipt) {}
 
   public Outcome list(Tx tx, Caller caller, ReceiptFilter filter, String cursor, int limit) {
     String filters = "receipts|" + filter;

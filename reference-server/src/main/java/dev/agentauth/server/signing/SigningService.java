@@ -346,7 +346,18 @@ public final class SigningService implements AutoCloseable {
   }
 
   /** One receipt of {@code workspaceId} was signed (here or elsewhere): it no longer counts. */
+  /**
+   * Sets what hears, per receipt, the workspace of each signature this signer stored (the log's
+   * integrator); it must be cheap and must not block.
+   */
+  public void onSigned(java.util.function.Consumer<String> listener) {
+    this.signedListener = java.util.Objects.requireNonNull(listener);
+  }
+
+  private volatile java.util.function.Consumer<String> signedListener = ws -> {};
+
   private void signedFor(String workspaceId) {
+    signedListener.accept(workspaceId);
     pendingBy.computeIfPresent(workspaceId, (ws, n) -> n.decrementAndGet() <= 0 ? null : n);
   }
 

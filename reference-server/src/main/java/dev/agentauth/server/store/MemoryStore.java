@@ -59,6 +59,13 @@ public final class MemoryStore implements Store {
   private final Map<String, TreeMap<String, TombstoneRow>> tombstonePatterns = new HashMap<>();
   private final Map<String, TreeMap<String, ReceiptRow>> receipts = new HashMap<>();
   private final TreeMap<String, ReceiptRow> pending = new TreeMap<>();
+  private final MemoryLog log =
+      new MemoryLog(
+          undo,
+          (ws, id) -> {
+            TreeMap<String, ReceiptRow> t = receipts.get(ws);
+            return t == null ? null : t.get(id);
+          });
   private final TreeMap<String, TreeMap<String, ReceiptRow>> pendingByWorkspace = new TreeMap<>();
   private final Map<String, IdempotencyRow> idempotency = new HashMap<>();
   private final Map<LocalDate, Map<String, UsageTx.ReceiptUsage>> usage = new HashMap<>();
@@ -188,6 +195,7 @@ public final class MemoryStore implements Store {
       return 0;
     }
     pending.remove(e.key());
+    log.evicted(e.workspaceId(), e.key());
     TreeMap<String, ReceiptRow> waiting = pendingByWorkspace.get(e.workspaceId());
     if (waiting != null) {
       waiting.remove(e.key());
@@ -763,8 +771,94 @@ public final class MemoryStore implements Store {
       put(t, receiptId, signed);
       remove(pending, receiptId);
       remove(table(pendingByWorkspace, workspaceId), receiptId);
+      log.signed(workspaceId, receiptId);
       resized(MemoryBudget.size(signed) - MemoryBudget.size(row));
       return true;
+    }
+
+    // ---- the receipt log (MemoryLog)
+
+    @Override
+    public long logSize(String workspaceId) {
+      return log.size(workspaceId);
+    }
+
+    @Override
+    public List<ReceiptRow> unloggedReceipts(String workspaceId, int limit) {
+      return log.unlogged(workspaceId, limit);
+    }
+
+    @Override
+    public List<String> unloggedWorkspaces(String afterWorkspaceId, int limit) {
+      return log.unloggedWorkspaces(afterWorkspaceId, limit);
+    }
+
+    @Override
+    public boolean appendLog(
+        String workspaceId, long fromSize, List<String> receiptIds, List<LogTx.Node> nodes) {
+      return log.append(workspaceId, fromSize, receiptIds, nodes);
+    }
+
+    @Override
+    public List<String> uncheckpointedWorkspaces(int limit) {
+      return log.uncheckpointed(limit);
+    }
+
+    @Override
+    public Map<LogTx.NodeId, byte[]> logNodes(
+        String workspaceId, java.util.Collection<LogTx.NodeId> ids) {
+      return log.nodes(workspaceId, ids);
+    }
+
+    @Override
+    public java.util.OptionalLong logIndex(String workspaceId, String receiptId) {
+      return log.index(workspaceId, receiptId);
+    }
+
+    @Override
+    public List<LogTx.Entry> logEntries(String workspaceId, long start, int limit) {
+      return log.entries(workspaceId, start, limit);
+    }
+
+    @Override
+    public boolean insertCheckpoint(LogTx.Checkpoint checkpoint) {
+      return log.insertCheckpoint(checkpoint);
+    }
+
+    @Override
+    public Optional<LogTx.Checkpoint> latestCheckpoint(String workspaceId) {
+      return log.latestCheckpoint(workspaceId);
+    }
+
+    @Override
+    public Optional<LogTx.Checkpoint> checkpoint(String workspaceId, long treeSize) {
+      return log.checkpoint(workspaceId, treeSize);
+    }
+
+    @Override
+    public boolean insertCosignature(LogTx.Cosignature cosignature) {
+      return log.insertCosignature(cosignature);
+    }
+
+    @Override
+    public List<LogTx.Cosignature> cosignatures(String workspaceId, long treeSize) {
+      return log.cosignatures(workspaceId, treeSize);
+    }
+
+    @Override
+    public java.util.OptionalLong newestCosignedSize(
+        String workspaceId, java.util.Collection<String> witnesses, int atLeast) {
+      return log.newestCosignedSize(workspaceId, witnesses, atLeast);
+    }
+
+    @Override
+    public List<String> logWitnesses(String workspaceId) {
+      return log.witnesses(workspaceId);
+    }
+
+    @Override
+    public void setLogWitnesses(String workspaceId, List<String> vkeys) {
+      log.setWitnesses(workspaceId, vkeys);
     }
 
     @Override

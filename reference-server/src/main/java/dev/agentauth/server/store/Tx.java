@@ -21,7 +21,8 @@ public interface Tx
         SigningTx,
         IdempotencyTx,
         UsageTx,
-        WebhookTx {
+        WebhookTx,
+        LogTx {
 
   /**
    * {@link #authorizationForUpdate}, an exact tombstone lookup and the tombstone patterns, for a

@@ -2982,6 +2982,44 @@ public abstract class StoreConformance {
   }
 
   // ---------------------------------------------------------------------------------------------
+  // The receipt log (LogConformance).
+
+  @Test
+  void logUnloggedReceiptsAreTheSignedOnesInIdOrderAndAppendingTakesThem() {
+    LogConformance.unloggedReceiptsAreTheSignedOnesInIdOrderAndAppendingTakesThem(store);
+  }
+
+  @Test
+  void logAppendingFromAStaleSizeChangesNothing() {
+    LogConformance.appendingFromAStaleSizeChangesNothing(store);
+  }
+
+  @Test
+  void logAppendingAReceiptTwiceOrAnUnsignedOneFailsAndRollsBack() {
+    LogConformance.appendingAReceiptTwiceOrAnUnsignedOneFailsAndRollsBack(store);
+  }
+
+  @Test
+  void logATransactionThatThrowsLeavesTheLogAsItWas() {
+    LogConformance.aTransactionThatThrowsLeavesTheLogAsItWas(store);
+  }
+
+  @Test
+  void logCheckpointsCosignaturesAndWitnessesRoundTrip() {
+    LogConformance.checkpointsCosignaturesAndWitnessesRoundTrip(store);
+  }
+
+  @Test
+  void logUncheckpointedWorkspacesAreThoseWhoseLogOutgrewTheirNewestCheckpoint() {
+    LogConformance.uncheckpointedWorkspacesAreThoseWhoseLogOutgrewTheirNewestCheckpoint(store);
+  }
+
+  @Test
+  void logConcurrentAppendsNeverLeaveAGapOrADuplicate() throws Exception {
+    LogConformance.concurrentAppendsNeverLeaveAGapOrADuplicate(store);
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // Concurrency.
 
   /** Runs {@code task(thread)} on {@code threads} threads released together; returns results. */

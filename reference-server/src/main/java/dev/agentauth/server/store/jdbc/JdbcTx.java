@@ -14,6 +14,7 @@ import dev.agentauth.server.store.AuthorizationFilter;
 import dev.agentauth.server.store.BundleRow;
 import dev.agentauth.server.store.EscalationFilter;
 import dev.agentauth.server.store.IdempotencyRow;
+import dev.agentauth.server.store.LogTx;
 import dev.agentauth.server.store.Page;
 import dev.agentauth.server.store.PageRequest;
 import dev.agentauth.server.store.ReceiptFilter;
@@ -147,6 +148,95 @@ abstract class JdbcTx implements Tx {
     this.json = json;
     this.decoded = decoded;
     this.checkTargets = checkTargets;
+  }
+
+  // ---- the receipt log (JdbcLog)
+
+  private JdbcLog log() {
+    return new JdbcLog(this, dialect);
+  }
+
+  @Override
+  public long logSize(String workspaceId) {
+    return log().size(workspaceId);
+  }
+
+  @Override
+  public List<ReceiptRow> unloggedReceipts(String workspaceId, int limit) {
+    return log().unlogged(workspaceId, limit);
+  }
+
+  @Override
+  public List<String> unloggedWorkspaces(String afterWorkspaceId, int limit) {
+    return log().unloggedWorkspaces(afterWorkspaceId, limit);
+  }
+
+  @Override
+  public boolean appendLog(
+      String workspaceId, long fromSize, List<String> receiptIds, List<LogTx.Node> nodes) {
+    return log().append(workspaceId, fromSize, receiptIds, nodes);
+  }
+
+  @Override
+  public List<String> uncheckpointedWorkspaces(int limit) {
+    return log().uncheckpointed(limit);
+  }
+
+  @Override
+  public Map<LogTx.NodeId, byte[]> logNodes(
+      String workspaceId, java.util.Collection<LogTx.NodeId> ids) {
+    return log().nodes(workspaceId, ids);
+  }
+
+  @Override
+  public java.util.OptionalLong logIndex(String workspaceId, String receiptId) {
+    return log().index(workspaceId, receiptId);
+  }
+
+  @Override
+  public List<LogTx.Entry> logEntries(String workspaceId, long start, int limit) {
+    return log().entries(workspaceId, start, limit);
+  }
+
+  @Override
+  public boolean insertCheckpoint(LogTx.Checkpoint checkpoint) {
+    return log().insertCheckpoint(checkpoint);
+  }
+
+  @Override
+  public Optional<LogTx.Checkpoint> latestCheckpoint(String workspaceId) {
+    return log().latestCheckpoint(workspaceId);
+  }
+
+  @Override
+  public Optional<LogTx.Checkpoint> checkpoint(String workspaceId, long treeSize) {
+    return log().checkpoint(workspaceId, treeSize);
+  }
+
+  @Override
+  public boolean insertCosignature(LogTx.Cosignature cosignature) {
+    return log().insertCosignature(cosignature);
+  }
+
+  @Override
+  public List<LogTx.Cosignature> cosignatures(String workspaceId, long treeSize) {
+    return log().cosignatures(workspaceId, treeSize);
+  }
+
+  @Override
+  public java.util.OptionalLong newestCosignedSize(
+      String workspaceId, java.util.Collection<String> witnesses, int atLeast) {
+    return log().newestCosignedSize(workspaceId, witnesses, atLeast);
+  }
+
+  @Override
+  public List<String> logWitnesses(String workspaceId) {
+    return log().witnesses(workspaceId);
+  }
+
+  @Override
+  public void setLogWitnesses(String workspaceId, List<String> vkeys) {
+    log().setWitnesses(workspaceId, vkeys);
   }
 
   // ---- webhooks (JdbcWebhooks)
