@@ -262,11 +262,12 @@ class ReceiptLogAuditIT {
     Path deleted = copy(db, "deleted.db");
     sql(deleted, "DELETE FROM receipts WHERE receipt_id = '" + third + "'");
     try (ServerHarness h = start(deleted)) {
-      // The server serves the entries around the hole; the CLI refuses the answer (status 2, an
-      // input error today) naming the index that is not there.
+      // The server serves the entries around the hole; the CLI reports the log invalid, naming
+      // the index that is not there.
       Run r = verifyComplete(h, chainBefore);
-      assertThat(r.exitCode()).as(r.all()).isEqualTo(2);
-      assertThat(r.err()).contains("entry 3 is not the receipt at log_index 3");
+      assertThat(r.exitCode()).as(r.all()).isEqualTo(1);
+      assertThat(r.all()).contains("LOG RESULT INVALID").contains("LOG ENTRY MISSING");
+      assertThat(r.all()).contains("log_index 3 (the server sent log_index 4");
       List<Long> served = new ArrayList<>();
       h.get("/v1/log/entries?start=0&limit=100")
           .body()

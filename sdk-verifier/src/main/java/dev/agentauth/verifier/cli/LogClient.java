@@ -2,6 +2,7 @@ package dev.agentauth.verifier.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentauth.verifier.log.LogVerificationException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -129,12 +130,19 @@ final class LogClient {
       JsonNode e = entries.get(i);
       JsonNode index = e.get("log_index");
       JsonNode receipt = e.get("receipt");
-      if (index == null
-          || index.asLong(-1) != start + i
-          || receipt == null
-          || !receipt.isObject()) {
+      if (index == null || !index.canConvertToLong() || receipt == null || !receipt.isObject()) {
         throw new InputException(
-            "log entries answer: entry " + i + " is not the receipt at log_index " + (start + i));
+            "log entries answer: entry " + i + " has no log_index or no receipt object");
+      }
+      if (index.asLong() != start + i) {
+        // The server numbers its own entries out of order or with a hole: a receipt it logged is
+        // not served any more (deleted or moved), which is evidence, not bad input.
+        throw new LogVerificationException(
+            "LOG ENTRY MISSING: the log's entries skip or reorder log_index "
+                + (start + i)
+                + " (the server sent log_index "
+                + index.asLong()
+                + " in its place): a logged receipt is no longer served as it was");
       }
       receipts.add(receipt);
     }
