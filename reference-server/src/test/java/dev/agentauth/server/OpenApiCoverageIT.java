@@ -61,6 +61,16 @@ class OpenApiCoverageIT {
         assertThat(r.code()).as(e.toString()).isEqualTo("rate_limited");
         assertThat(r.header("Retry-After")).as(e.toString()).isEqualTo("1");
       }
+      // The public cosignature intake counts per workspace at the same rate.
+      Resp r = null;
+      for (int i = 0; i < 6 && (r == null || r.status() != 429); i++) {
+        r =
+            h.send(
+                "POST", "/v1/workspaces/ws_local/log/cosignatures", "not a note", null, Map.of());
+      }
+      assertThat(r.status()).as(r.raw()).isEqualTo(429);
+      assertThat(r.code()).isEqualTo("rate_limited");
+      assertThat(r.header("Retry-After")).isEqualTo("1");
     }
   }
 

@@ -267,6 +267,19 @@ class ReceiptLogIT {
     assertThat(huge.status()).as(huge.raw()).isEqualTo(413);
     Resp nowhere = h.send("POST", "/v1/workspaces/ws_none/log/cosignatures", note, null, Map.of());
     assertThat(nowhere.status()).as(nowhere.raw()).isEqualTo(400);
+    // A well-formed note of a workspace that does not exist: 404.
+    Checkpoint noWorkspace =
+        new Checkpoint(
+            h.server.baseUrl().replace("http://", "") + "/agentauth/ws_none", 1, new byte[32]);
+    Resp noSuch =
+        h.send(
+            "POST",
+            "/v1/workspaces/ws_none/log/cosignatures",
+            noWorkspace.body() + "\n" + w1.cosign(noWorkspace, now),
+            null,
+            Map.of());
+    assertThat(noSuch.status()).as(noSuch.raw()).isEqualTo(404);
+    assertThat(noSuch.code()).isEqualTo("not_found");
     // Nothing refused was stored.
     VerifiedCheckpoint still =
         CheckpointVerifier.create(h.keys(ws), List.of(w1.witnessKey(), w2.witnessKey()))
