@@ -3,9 +3,7 @@ package dev.agentauth.server.http;
 import dev.agentauth.server.service.ServiceException;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -18,19 +16,12 @@ import java.util.function.Supplier;
 
 /**
  * Fair admission of the work that makes receipts (checks and new authorizations: parsing, deciding
- * and committing). The works running at once, of all workspaces, hold at most {@link
- * Limits#inFlight()} permits. A work holds one permit, plus one per {@link #BYTES_PER_PERMIT} bytes
- * of its request body (at most {@code inFlight}): a large body makes large receipts — a check of
- * many scopes writes its context into each — so a flood of them runs a few at a time and leaves the
- * store's writer, the signer and the CPU to other workspaces' small checks, while small checks
- * still run {@code inFlight} at once. A work is admitted while any permit is free, taking all it
- * needs (the count of free permits may go below zero; nothing more is admitted until it is above
- * zero again), so a large work never waits behind small ones for permits to pile up. A work that is
- * admitted at once runs on the caller's thread. Otherwise it is queued behind its workspace's
- * earlier ones, and freed permits go to the queued workspaces in turn, one work each: a workspace
- * with one work waiting waits for at most one work of every other waiting workspace, not for
- * another workspace's whole queue. A queued work holds no thread: it runs on {@code executor} when
- * it is admitted.
+ * and committing). At most {@link Limits#inFlight()} such works run at once, of all workspaces. A
+ * work that finds a permit free runs at once on the caller's thread. Otherwise it is queued behind
+ * its workspace's earlier ones, and permits are handed out to the queued workspaces in turn, one
+ * work each: a workspace with one work waiting waits for at most one work of every other waiting
+ * workspace, not for another workspace's whole queue. A queued work holds no thread: it runs on
+ * {@code executor} when its permit is granted.
  *
  * <p>What waits is bounded: per workspace {@link Limits#queuedPerWorkspace()} works and {@link
  * Limits#queuedBytesPerWorkspace()} bytes of request bodies (beyond them 429 {@code rate_limited}
@@ -51,14 +42,6 @@ public final class ReceiptGate {
    * cost about a quarter of the rate, 16 did worse for the bystander.
    */
   public static final int DEFAULT_IN_FLIGHT = 8;
-
-  /**
-   * Request-body bytes that weigh one more permit. Checks and authorizations of ordinary size (well
-   * under 8 KiB) take one permit; the 16 KiB-context, twenty-scope checks of issue 25's heavy flood
-   * take three, so about three of them run at once instead of eight (measured in
-   * benchmarks/README.md, "Fair turns for checks").
-   */
-  public static final int BYTES_PER_PERMIT = 8 * 1024;
 
   /**
    * The gate's bounds; see docs/server.md "Limits".
@@ -113,17 +96,15 @@ public final class ReceiptGate {
   private static final class Waiter {
     final String workspaceId;
     final long bytes;
-    final int permits;
     final long enqueuedNanos = System.nanoTime();
     final Runnable run;
     final CompletableFuture<?> result;
     boolean done; // guarded by the gate's lock: granted or dropped
     volatile ScheduledFuture<?> timeout;
 
-    Waiter(String workspaceId, long bytes, int permits, Runnable run, CompletableFuture<?> result) {
+    Waiter(String workspaceId, long bytes, Runnable run, CompletableFuture<?> result) {
       this.workspaceId = workspaceId;
       this.bytes = bytes;
-      this.permits = permits;
       this.run = run;
       this.result = result;
     }
@@ -141,8 +122,7 @@ public final class ReceiptGate {
   private final LongConsumer waitNanosObserver;
 
   private final Object lock = new Object();
-  private int free; // permits free (below zero after a heavy work); while above zero, none queued
-  private int running; // works admitted and not yet finished
+  private int free; // permits free; while any is free, nothing is queued
   private final Map<String, Queue> queues = new HashMap<>();
   private final ArrayDeque<String> turn = new ArrayDeque<>(); // workspaces with waiters, in order
   private int queued;
@@ -187,15 +167,12 @@ public final class ReceiptGate {
    */
   <T> CompletableFuture<T> run(String workspaceId, long bytes, Supplier<T> work) {
     CompletableFuture<T> result = new CompletableFuture<>();
-    int permits = permitsFor(bytes);
-    Waiter waiter =
-        new Waiter(workspaceId, bytes, permits, () -> runGranted(permits, work, result), result);
+    Waiter waiter = new Waiter(workspaceId, bytes, () -> runGranted(work, result), result);
     ServiceException refused = null;
     boolean now = false;
     synchronized (lock) {
       if (free > 0) {
-        free -= permits;
-        running++;
+        free--;
         admittedAtOnce++;
         now = true;
       } else {
@@ -243,7 +220,7 @@ public final class ReceiptGate {
       try {
         result.complete(work.get());
       } finally {
-        release(permits);
+        release();
       }
       return result;
     }
@@ -256,7 +233,7 @@ public final class ReceiptGate {
    * Runs a granted work on the executor's thread, hands its permit on, and only then completes its
    * future: what depends on the future (making the answer) does not hold the permit.
    */
-  private <T> void runGranted(int permits, Supplier<T> work, CompletableFuture<T> result) {
+  private <T> void runGranted(Supplier<T> work, CompletableFuture<T> result) {
     T value = null;
     Throwable failure = null;
     try {
@@ -264,7 +241,7 @@ public final class ReceiptGate {
     } catch (Throwable t) {
       failure = t;
     } finally {
-      release(permits);
+      release();
     }
     if (failure != null) {
       result.completeExceptionally(failure);
@@ -273,38 +250,18 @@ public final class ReceiptGate {
     }
   }
 
-  /** The permits a work with a request body of {@code bytes} takes. */
-  int permitsFor(long bytes) {
-    long extra = Math.max(0, bytes) / BYTES_PER_PERMIT;
-    return (int) Math.min(limits.inFlight(), 1 + extra);
-  }
-
-  /**
-   * Frees the {@code permits} of a finished work and, while any permit is free, admits the next
-   * waiting work of the workspaces in turn.
-   */
-  private void release(int permits) {
-    List<Waiter> admitted = null;
+  /** Hands the permit of a finished work to the next workspace in turn, or frees it. */
+  void release() {
+    Waiter next;
     synchronized (lock) {
-      free += permits;
-      running--;
-      while (free > 0) {
-        Waiter next = next();
-        if (next == null) {
-          break;
-        }
-        free -= next.permits;
-        running++;
-        admittedAfterWait++;
-        if (admitted == null) {
-          admitted = new ArrayList<>(2);
-        }
-        admitted.add(next);
+      next = next();
+      if (next == null) {
+        free++;
+        return;
       }
+      admittedAfterWait++;
     }
-    if (admitted != null) {
-      admitted.forEach(this::grant);
-    }
+    grant(next);
   }
 
   /** Takes the first waiter of the workspace whose turn it is; null when none waits. */
@@ -338,7 +295,7 @@ public final class ReceiptGate {
     } catch (RejectedExecutionException e) {
       w.result.completeExceptionally(
           ServiceException.unavailable("the server is stopping; retry after 1 s", 1));
-      release(w.permits);
+      release();
     }
   }
 
@@ -384,17 +341,8 @@ public final class ReceiptGate {
     }
   }
 
-  /** Works running now. */
+  /** Works running now (permits held). */
   public int inFlight() {
-    synchronized (lock) {
-      return running;
-    }
-  }
-
-  /**
-   * Permits held now by the works running (more than {@link Limits#inFlight()} after a heavy one).
-   */
-  public int permitsHeld() {
     synchronized (lock) {
       return limits.inFlight() - free;
     }

@@ -137,58 +137,6 @@ class ReceiptGateTest {
   }
 
   @Test
-  void largeBodiesTakeMorePermitsSoFewerOfThemRunAtOnceAndSmallWorksStillGetTheirTurn() {
-    ReceiptGate gate = gate(8, 100, 1 << 30, 1 << 30);
-    assertThat(gate.permitsFor(0)).isEqualTo(1);
-    assertThat(gate.permitsFor(ReceiptGate.BYTES_PER_PERMIT - 1)).isEqualTo(1);
-    assertThat(gate.permitsFor(16 * 1024 + 200)).isEqualTo(3);
-    assertThat(gate.permitsFor(10 << 20)).isEqualTo(8);
-    int heavy = 16 * 1024 + 200;
-    List<String> order = new ArrayList<>();
-    List<CompletableFuture<String>> queued = new ArrayList<>();
-    CompletableFuture<String> first =
-        gate.run(
-            "flood",
-            heavy,
-            () -> {
-              gate.run(
-                  "flood",
-                  heavy,
-                  () -> {
-                    gate.run(
-                        "flood",
-                        heavy,
-                        () -> {
-                          // Three heavy works hold 9 of 8 permits: nothing more runs at once.
-                          assertThat(gate.inFlight()).isEqualTo(3);
-                          assertThat(gate.permitsHeld()).isEqualTo(9);
-                          queued.add(gate.run("flood", heavy, recording(order, "flood4")));
-                          queued.add(gate.run("bystander", 100, recording(order, "bystander")));
-                          assertThat(queued).noneMatch(CompletableFuture::isDone);
-                          return "third";
-                        });
-                    // The third's 3 permits leave 2 free: the flood's turn admits its fourth,
-                    // which takes them below zero again; the bystander waits.
-                    assertThat(granted).hasSize(1);
-                    assertThat(gate.permitsHeld()).isEqualTo(9);
-                    return "second";
-                  });
-              // The second's 3 permits: the bystander's turn.
-              assertThat(granted).hasSize(2);
-              assertThat(gate.inFlight()).isEqualTo(3);
-              return "first";
-            });
-    assertThat(first).isCompletedWithValue("first");
-    runGranted();
-    assertThat(order).containsExactly("flood4", "bystander");
-    assertThat(queued).allMatch(f -> f.isDone() && !f.isCompletedExceptionally());
-    assertThat(gate.inFlight()).isZero();
-    assertThat(gate.permitsHeld()).isZero();
-    // All eight permits are free again: eight small works could run at once.
-    assertThat(gate.run("a", 10, () -> "small")).isCompletedWithValue("small");
-  }
-
-  @Test
   void aFullWorkspaceQueueIs429AtOnceWhileAnotherWorkspaceStillQueues() {
     ReceiptGate gate = gate(1, 2, 1 << 20, 1 << 20);
     holding(
