@@ -7,7 +7,9 @@
  *       {@link dev.agentauth.model.AgentAuthJson#newStrictObjectMapper()} (server requests).
  *   <li>Member names are the wire's snake_case names. Each record's Javadoc says which {@code null}
  *       members are written as explicit {@code null} and which are omitted. Request records omit
- *       {@code null} members and accept any JSON-shaped value (the server validates).
+ *       {@code null} members and accept any JSON-shaped value (the server validates); they have no
+ *       builders: clients build them, validated, with the {@code *Params} classes of {@code
+ *       dev.agentauth.client}.
  *   <li>Closed value sets ({@link dev.agentauth.model.Decision}, {@link
  *       dev.agentauth.model.Reason}, ...) are open enums: unknown wire strings are kept, not
  *       rejected.

@@ -24,23 +24,31 @@ class BundleJsonTest {
          "escalation_targets": {}, "default_expiry_days": 30, "description": "Support agent"}
         """,
         BundleRequest.class,
-        BundleRequest.builder()
-            .id("support-bot")
-            .agentId("agent_support")
-            .addScope("tickets.read")
-            .addScope(new ScopeEntry("tickets.close", new ScopeConstraints(null, "ticket:*", null)))
-            .requiresConfirmFor(List.of("tickets.close"))
-            .requiresEscalationFor(List.of())
-            .escalationTargets(Map.of())
-            .defaultExpiryDays(30L)
-            .description("Support agent")
-            .build());
+        new BundleRequest(
+            "support-bot",
+            "agent_support",
+            List.of(
+                ScopeEntry.of("tickets.read"),
+                new ScopeEntry("tickets.close", new ScopeConstraints(null, "ticket:*", null))),
+            List.of("tickets.close"),
+            List.of(),
+            Map.of(),
+            30L,
+            "Support agent"));
   }
 
   @Test
   void requestOmitsAbsentMembersSoPutCanOmitTheId() {
     BundleRequest edit =
-        BundleRequest.builder().agentId("agent_support").addScope("tickets.read").build();
+        new BundleRequest(
+            null,
+            "agent_support",
+            List.of(ScopeEntry.of("tickets.read")),
+            null,
+            null,
+            null,
+            null,
+            null);
     assertThat(write(edit))
         .isEqualTo("{\"agent_id\":\"agent_support\",\"scopes\":[{\"name\":\"tickets.read\"}]}");
   }
