@@ -54,6 +54,14 @@ public final class LogIntegrator implements AutoCloseable {
   /** How often the fallback scan runs. */
   static final Duration TICK = Duration.ofMillis(250);
 
+  /**
+   * After a pass that appended receipts, the integrator rests this long before the next (unless a
+   * workspace filled a whole batch): under load a pass then appends the receipts of many signing
+   * batches at once, so the per-pass reads and the write job cost the store's writer and the cores
+   * little per receipt, while a receipt still reaches its log well within a second.
+   */
+  static final Duration COALESCE = Duration.ofMillis(100);
+
   private static final int SCAN_PAGE = 1000;
 
   private final Store store;
@@ -65,6 +73,12 @@ public final class LogIntegrator implements AutoCloseable {
   private final Map<String, Long> firstSeenNanos = new ConcurrentHashMap<>();
   private final Set<String> checkpointDue = ConcurrentHashMap.newKeySet();
   private final Semaphore signal = new Semaphore(0);
+  private final java.util.concurrent.CountDownLatch stopped =
+      new java.util.concurrent.CountDownLatch(1);
+
+  /** When this integrator last saw or issued each workspace's newest checkpoint (real clock). */
+  private final Map<String, Instant> lastCheckpointAt = new ConcurrentHashMap<>();
+
   private final AtomicLong integrated = new AtomicLong();
   private volatile boolean stopping;
   private Thread thread;
@@ -133,8 +147,16 @@ public final class LogIntegrator implements AutoCloseable {
           scan();
           nextScan = System.nanoTime() + TICK.toNanos();
         }
-        drainOnce();
+        long before = integrated.get();
+        boolean backlog = drainOnce();
         issueDueCheckpoints();
+        if (integrated.get() != before
+            && !backlog
+            && stopped.await(COALESCE.toMillis(), TimeUnit.MILLISECONDS)) {
+          return;
+        }
+      } catch (InterruptedException e) {
+        return;
       } catch (RuntimeException e) {
         log.warn("integrating receipts into the log failed; will retry", e);
       }
@@ -158,11 +180,15 @@ public final class LogIntegrator implements AutoCloseable {
     checkpointDue.addAll(store.read(tx -> tx.uncheckpointedWorkspaces(SCAN_PAGE)));
   }
 
-  /** One batch for each workspace known to wait, in turn; those with more stay waiting. */
-  void drainOnce() {
+  /**
+   * One batch for each workspace known to wait, in turn; those with more stay waiting. True when
+   * one of them filled a whole batch (or lost a race to another integrator): more is waiting now.
+   */
+  boolean drainOnce() {
+    boolean backlog = false;
     for (String ws : List.copyOf(dirty)) {
       if (stopping) {
-        return;
+        return backlog;
       }
       dirty.remove(ws);
       boolean more;
@@ -174,10 +200,12 @@ public final class LogIntegrator implements AutoCloseable {
       }
       if (more) {
         dirty.add(ws);
+        backlog = true;
       } else {
         firstSeenNanos.remove(ws);
       }
     }
+    return backlog;
   }
 
   /**
@@ -238,6 +266,7 @@ public final class LogIntegrator implements AutoCloseable {
     }
     byte[] root = LogTree.hash(new LogTree.Range(0, newSize), known);
     Instant now = realClock.instant();
+    p.last().ifPresent(c -> lastCheckpointAt.merge(ws, c.at(), LogIntegrator::later));
     LogTx.Checkpoint checkpoint =
         checkpointAllowed(p.last(), now)
             ? new LogTx.Checkpoint(
@@ -264,8 +293,14 @@ public final class LogIntegrator implements AutoCloseable {
     }
     if (checkpoint == null) {
       checkpointDue.add(ws);
+    } else {
+      lastCheckpointAt.merge(ws, checkpoint.at(), LogIntegrator::later);
     }
     return ids.size() == BATCH;
+  }
+
+  private static Instant later(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
   }
 
   private static boolean checkpointAllowed(Optional<LogTx.Checkpoint> last, Instant now) {
@@ -288,6 +323,10 @@ public final class LogIntegrator implements AutoCloseable {
         return;
       }
       Instant now = realClock.instant();
+      Instant seen = lastCheckpointAt.get(ws);
+      if (seen != null && now.isBefore(seen.plus(CHECKPOINT_INTERVAL))) {
+        continue; // not due yet: no need to read the log's head
+      }
       record Head(
           long size, byte[] root, Optional<LogTx.Checkpoint> last, List<SigningKeyRow> keys) {}
       Head h =
@@ -306,6 +345,7 @@ public final class LogIntegrator implements AutoCloseable {
         checkpointDue.remove(ws);
         continue;
       }
+      h.last().ifPresent(c -> lastCheckpointAt.merge(ws, c.at(), LogIntegrator::later));
       if (!checkpointAllowed(h.last(), now)) {
         continue;
       }
@@ -317,6 +357,7 @@ public final class LogIntegrator implements AutoCloseable {
               signer.sign(ws, h.size(), h.root(), h.keys(), keyClock.get()),
               now);
       store.inTransaction(tx -> issue(tx, c));
+      lastCheckpointAt.merge(ws, c.at(), LogIntegrator::later);
       checkpointDue.remove(ws);
     }
   }
@@ -325,6 +366,7 @@ public final class LogIntegrator implements AutoCloseable {
   @Override
   public void close() {
     stopping = true;
+    stopped.countDown();
     Thread t;
     synchronized (this) {
       t = thread;
