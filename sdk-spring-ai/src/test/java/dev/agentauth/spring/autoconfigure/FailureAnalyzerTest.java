@@ -1,4 +1,4 @@
-package dev.agentauth.spring;
+package dev.agentauth.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
