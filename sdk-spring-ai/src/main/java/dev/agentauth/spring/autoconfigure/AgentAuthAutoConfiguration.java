@@ -281,9 +281,16 @@ public class AgentAuthAutoConfiguration {
     } else if (sync != null) {
       b.authorizationResolver(sync);
     } else {
-      throw new IllegalStateException(
-          "expected one AuthorizationResolver or AsyncAuthorizationResolver bean, found none or"
-              + " several");
+      throw new AgentAuthConfigurationException(
+          "The agentauth guard needs one authorization resolver: expected one"
+              + " AuthorizationResolver or AsyncAuthorizationResolver bean, or one marked @Primary,"
+              + " found "
+              + resolvers.stream().count()
+              + " AuthorizationResolver and "
+              + asyncResolvers.stream().count()
+              + " AsyncAuthorizationResolver beans.",
+          "Keep one resolver bean, or mark the one the guard should use @Primary; define none to"
+              + " use the starter's active-grant resolver.");
     }
     List<DecisionListener> all = listeners.orderedStream().toList();
     if (!all.isEmpty()) {
