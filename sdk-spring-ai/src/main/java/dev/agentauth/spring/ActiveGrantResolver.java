@@ -179,8 +179,8 @@ public final class ActiveGrantResolver implements AuthorizationResolver {
     return false;
   }
 
-  /** Returns the agent whose authorizations are used. */
-  String agentId() {
+  /** Returns the agent whose authorizations are used (their {@code agent_id}). */
+  public String agentId() {
     return agentId;
   }
 

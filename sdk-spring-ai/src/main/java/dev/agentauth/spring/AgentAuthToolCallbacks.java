@@ -3,7 +3,9 @@ package dev.agentauth.spring;
 import dev.agentauth.mcp.AgentAuthToolGuard;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.ToolCallbackProvider;
 
@@ -28,7 +30,7 @@ public final class AgentAuthToolCallbacks {
 
   private final AgentAuthToolGuard guard;
   private final String userIdKey;
-  private final ToolBindings bindings;
+  private final BiConsumer<String, Map<String, Object>> inspector;
 
   /**
    * @param guard the guard whose user id source reads {@link
@@ -36,27 +38,43 @@ public final class AgentAuthToolCallbacks {
    * @param userIdKey the tool context entry holding the user id
    */
   public AgentAuthToolCallbacks(AgentAuthToolGuard guard, String userIdKey) {
-    this(guard, userIdKey, ToolBindings.none());
+    this(guard, userIdKey, (toolName, inputSchema) -> {});
   }
 
-  /** As the starter builds it: {@code bindings} (also given to the guard) checked per tool. */
-  AgentAuthToolCallbacks(AgentAuthToolGuard guard, String userIdKey, ToolBindings bindings) {
+  /**
+   * As above, with {@code inspector} told of each tool before it is guarded: its name and its input
+   * schema (a JSON object, parsed). What the inspector throws, {@link #guard(ToolCallback)} throws,
+   * and the tool is not guarded. The starter's bean checks here that the tool's {@code
+   * agentauth.tools} entry names only arguments the tool has, and notes the tool as existing.
+   *
+   * @param guard the guard whose user id source reads {@link
+   *     AuthenticatedUserExtractor#USER_ID_KEY} from the transport context
+   * @param userIdKey the tool context entry holding the user id
+   * @param inspector told of each tool's name and input schema before it is guarded
+   */
+  public AgentAuthToolCallbacks(
+      AgentAuthToolGuard guard,
+      String userIdKey,
+      BiConsumer<String, Map<String, Object>> inspector) {
     this.guard = Objects.requireNonNull(guard, "guard");
     this.userIdKey = Objects.requireNonNull(userIdKey, "userIdKey");
-    this.bindings = Objects.requireNonNull(bindings, "bindings");
+    this.inspector = Objects.requireNonNull(inspector, "inspector");
   }
 
   /**
    * Returns {@code callback} guarded (a guarded callback is returned as it is).
    *
-   * @throws IllegalStateException if {@code agentauth.tools.<tool>.resource} names a placeholder
-   *     that is not an argument of the tool's input schema
+   * @throws IllegalStateException if the inspector refuses the tool; the starter's bean does when
+   *     {@code agentauth.tools.<tool>.resource} names a placeholder that is not an argument of the
+   *     tool's input schema
+   * @throws IllegalArgumentException if the guard cannot take the tool (its resource binding reads
+   *     an argument the input schema does not declare, or its name maps to no valid scope)
    */
   public ToolCallback guard(ToolCallback callback) {
     Objects.requireNonNull(callback, "callback");
     return callback instanceof GuardedToolCallback
         ? callback
-        : new GuardedToolCallback(callback, guard, userIdKey, bindings);
+        : new GuardedToolCallback(callback, guard, userIdKey, inspector);
   }
 
   /** Returns every callback guarded, in order. */

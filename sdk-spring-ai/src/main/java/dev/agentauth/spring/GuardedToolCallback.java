@@ -9,9 +9,11 @@ import dev.agentauth.guard.GuardedTool;
 import dev.agentauth.guard.ToolGuard;
 import dev.agentauth.mcp.AgentAuthToolGuard;
 import dev.agentauth.model.AgentAuthJson;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.definition.ToolDefinition;
@@ -40,14 +42,18 @@ public final class GuardedToolCallback implements ToolCallback {
   private final GuardedTool tool;
 
   GuardedToolCallback(
-      ToolCallback delegate, AgentAuthToolGuard guard, String userIdKey, ToolBindings bindings) {
+      ToolCallback delegate,
+      AgentAuthToolGuard guard,
+      String userIdKey,
+      BiConsumer<String, Map<String, Object>> inspector) {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     this.userIdKey = Objects.requireNonNull(userIdKey, "userIdKey");
     ToolDefinition definition = delegate.getToolDefinition();
-    // The callback's own input schema, so that the core (and the starter, first, naming the
-    // property) can check a resource template's placeholders against the tool's arguments.
+    // The callback's own input schema, so that the core (and the inspector, first: the starter's
+    // names the property) can check a resource template's placeholders against the tool's
+    // arguments.
     Map<String, Object> inputSchema = inputSchema(definition.inputSchema());
-    bindings.requireArguments(definition.name(), inputSchema, false);
+    inspector.accept(definition.name(), Collections.unmodifiableMap(inputSchema));
     this.core = guard.core();
     this.tool = core.tool(definition.name(), properties(inputSchema));
   }

@@ -15,14 +15,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.ToolCallbackProvider;
-import org.springframework.ai.tool.definition.ToolDefinition;
 
 /**
  * The ChatClient side: tool callbacks guarded by {@link AgentAuthToolCallbacks}, checked against
@@ -67,41 +65,9 @@ class GuardedToolCallbackIT {
     server.close();
   }
 
-  /** A tool callback recording what it was called with. */
-  static final class Recording implements ToolCallback {
-    final String name;
-    final AtomicReference<String> input = new AtomicReference<>();
-    final AtomicReference<ToolContext> context = new AtomicReference<>();
-
-    Recording(String name) {
-      this.name = name;
-    }
-
-    @Override
-    public ToolDefinition getToolDefinition() {
-      return ToolDefinition.builder()
-          .name(name)
-          .description("test tool")
-          .inputSchema("{\"type\":\"object\"}")
-          .build();
-    }
-
-    @Override
-    public String call(String toolInput) {
-      return call(toolInput, null);
-    }
-
-    @Override
-    public String call(String toolInput, ToolContext toolContext) {
-      input.set(toolInput);
-      context.set(toolContext);
-      return "{\"customer\":\"ACME\"}";
-    }
-  }
-
   @Test
   void anAllowedCallRunsTheToolWithItsInputAndContext() {
-    Recording tool = new Recording("lookup_customer");
+    RecordingToolCallback tool = new RecordingToolCallback("lookup_customer");
     ToolContext context = new ToolContext(Map.of("user_id", "alice", "tenant", "t1"));
 
     String out = callbacks.guard(tool).call("{\"id\":\"c1\"}", context);
@@ -117,7 +83,7 @@ class GuardedToolCallbackIT {
 
   @Test
   void aDenialReachesTheModelAsTheToolResultAndTheToolDoesNotRun() throws Exception {
-    Recording tool = new Recording("delete_customer");
+    RecordingToolCallback tool = new RecordingToolCallback("delete_customer");
 
     String out =
         callbacks.guard(tool).call("{\"id\":\"c1\"}", new ToolContext(Map.of("user_id", "alice")));
@@ -131,7 +97,7 @@ class GuardedToolCallbackIT {
 
   @Test
   void withoutAUserInTheToolContextTheCallIsDeniedLocally() throws Exception {
-    Recording tool = new Recording("lookup_customer");
+    RecordingToolCallback tool = new RecordingToolCallback("lookup_customer");
 
     JsonNode noContext = JSON.readTree(callbacks.guard(tool).call("{}"));
     JsonNode otherUser =
@@ -146,7 +112,7 @@ class GuardedToolCallbackIT {
 
   @Test
   void providersAndArraysAreGuardedOnceAndKeepTheirDefinitions() {
-    Recording tool = new Recording("lookup_customer");
+    RecordingToolCallback tool = new RecordingToolCallback("lookup_customer");
     ToolCallbackProvider provider = () -> new ToolCallback[] {tool};
 
     ToolCallback[] guarded = callbacks.guard(provider).getToolCallbacks();

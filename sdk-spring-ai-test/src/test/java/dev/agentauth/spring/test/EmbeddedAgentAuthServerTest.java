@@ -7,7 +7,7 @@ import dev.agentauth.client.CheckParams;
 import dev.agentauth.model.ApiKeyRole;
 import dev.agentauth.model.Authorization;
 import dev.agentauth.model.Decision;
-import dev.agentauth.spring.AgentAuthAutoConfiguration;
+import dev.agentauth.spring.autoconfigure.AgentAuthAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;

@@ -1,8 +1,10 @@
-package dev.agentauth.spring;
+package dev.agentauth.spring.autoconfigure;
 
 import dev.agentauth.mcp.AgentAuthToolGuard;
 import dev.agentauth.mcp.ResourceBinding;
-import dev.agentauth.spring.AgentAuthProperties.ToolProperties;
+import dev.agentauth.spring.AgentAuthToolCallbacks;
+import dev.agentauth.spring.autoconfigure.properties.AgentAuthProperties;
+import dev.agentauth.spring.autoconfigure.properties.AgentAuthProperties.ToolProperties;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -45,11 +47,6 @@ final class ToolBindings implements SmartInitializingSingleton {
     this.bindings = Collections.unmodifiableMap(bindings);
     this.templates = Collections.unmodifiableMap(templates);
     this.scopedTools = Set.copyOf(scoped);
-  }
-
-  /** Returns no configured binding: every tool gets the guard's default. */
-  static ToolBindings none() {
-    return new ToolBindings(Map.of(), Map.of(), Set.of());
   }
 
   /**

@@ -1,4 +1,4 @@
-package dev.agentauth.spring;
+package dev.agentauth.spring.autoconfigure;
 
 import dev.agentauth.client.AgentAuthClient;
 import dev.agentauth.client.AgentAuthException;
@@ -10,7 +10,13 @@ import dev.agentauth.mcp.AuthorizationResolver;
 import dev.agentauth.mcp.DecisionListener;
 import dev.agentauth.mcp.UserIdSource;
 import dev.agentauth.model.ApiKeyRole;
-import dev.agentauth.spring.AgentAuthProperties.FallbackMode;
+import dev.agentauth.spring.ActiveGrantResolver;
+import dev.agentauth.spring.AgentAuthToolCallbacks;
+import dev.agentauth.spring.AuthenticatedUserExtractor;
+import dev.agentauth.spring.MicrometerDecisionListener;
+import dev.agentauth.spring.ToolScopes;
+import dev.agentauth.spring.autoconfigure.properties.AgentAuthProperties;
+import dev.agentauth.spring.autoconfigure.properties.AgentAuthProperties.FallbackMode;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -275,9 +281,16 @@ public class AgentAuthAutoConfiguration {
     } else if (sync != null) {
       b.authorizationResolver(sync);
     } else {
-      throw new IllegalStateException(
-          "expected one AuthorizationResolver or AsyncAuthorizationResolver bean, found none or"
-              + " several");
+      throw new AgentAuthConfigurationException(
+          "The agentauth guard needs one authorization resolver: expected one"
+              + " AuthorizationResolver or AsyncAuthorizationResolver bean, or one marked @Primary,"
+              + " found "
+              + resolvers.stream().count()
+              + " AuthorizationResolver and "
+              + asyncResolvers.stream().count()
+              + " AsyncAuthorizationResolver beans.",
+          "Keep one resolver bean, or mark the one the guard should use @Primary; define none to"
+              + " use the starter's active-grant resolver.");
     }
     List<DecisionListener> all = listeners.orderedStream().toList();
     if (!all.isEmpty()) {
@@ -349,7 +362,7 @@ public class AgentAuthAutoConfiguration {
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass({McpSchema.class, AgentAuthToolGuard.class})
   @ConditionalOnProperty(
-      prefix = "agentauth.mcp",
+      prefix = AgentAuthProperties.MCP_PREFIX,
       name = "enabled",
       havingValue = "true",
       matchIfMissing = true)
@@ -400,25 +413,28 @@ public class AgentAuthAutoConfiguration {
           .build();
     }
 
-    /** Wraps the tool specifications before Spring AI builds the server from them. */
+    /**
+     * Wraps the tool specifications before Spring AI builds the server from them. Static, as a bean
+     * post-processor must be, and so given providers: the guard, the bindings and the properties
+     * are looked up when a bean needs them, after binding, not while post-processors are
+     * registered.
+     */
     @Bean
     static ToolSpecificationGuardPostProcessor agentAuthToolSpecificationGuard(
         ObjectProvider<AgentAuthToolGuard> guard,
         ObjectProvider<ToolBindings> bindings,
-        Environment environment) {
+        ObjectProvider<AgentAuthProperties> properties) {
       return new ToolSpecificationGuardPostProcessor(
           guard::getObject,
           bindings::getObject,
-          () ->
-              environment.getProperty(
-                  "agentauth.mcp.hide-unauthorized-tools", Boolean.class, false));
+          () -> properties.getObject().getMcp().isHideUnauthorizedTools());
     }
 
     /** Adds the tools/list filter to an async server (Spring AI defines no customizer for it). */
     @Bean
     @ConditionalOnClass(name = "org.springframework.ai.mcp.customizer.McpAsyncServerCustomizer")
     @ConditionalOnProperty(
-        prefix = "agentauth.mcp",
+        prefix = AgentAuthProperties.MCP_PREFIX,
         name = "hide-unauthorized-tools",
         havingValue = "true")
     @ConditionalOnProperty(prefix = "spring.ai.mcp.server", name = "type", havingValue = "ASYNC")
@@ -442,7 +458,7 @@ public class AgentAuthAutoConfiguration {
   })
   @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
   @ConditionalOnProperty(
-      prefix = "agentauth.mcp",
+      prefix = AgentAuthProperties.MCP_PREFIX,
       name = "enabled",
       havingValue = "true",
       matchIfMissing = true)
@@ -524,7 +540,10 @@ public class AgentAuthAutoConfiguration {
           guardBuilder(client, resolvers, asyncResolvers, scopes, listeners, properties, bindings)
               .userIdSource(UserIdSource.transportContext(AuthenticatedUserExtractor.USER_ID_KEY))
               .build();
-      return new AgentAuthToolCallbacks(guard, properties.getChat().getUserIdKey(), bindings);
+      return new AgentAuthToolCallbacks(
+          guard,
+          properties.getChat().getUserIdKey(),
+          (tool, inputSchema) -> bindings.requireArguments(tool, inputSchema, false));
     }
   }
 

@@ -1,11 +1,13 @@
-package dev.agentauth.spring;
+package dev.agentauth.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentauth.mcp.AuthorizationResolver;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringApplication;
@@ -162,6 +164,24 @@ class FailureAnalyzerTest {
                       "agentauth.fallback.scopes.x: expected fail-closed or fail-open, found"
                           + " disabled.");
               assertThat(a.getAction()).contains("agentauth.fallback.mode=disabled");
+            });
+  }
+
+  @Test
+  void twoResolverBeansAreReportedWithWhatToKeep() {
+    runner
+        .withPropertyValues(
+            "agentauth.base-url=http://127.0.0.1:9", "agentauth.api-key=sk_test_key")
+        .withBean("first", AuthorizationResolver.class, () -> (u, t, a) -> Optional.of("auth_1"))
+        .withBean("second", AuthorizationResolver.class, () -> (u, t, a) -> Optional.of("auth_2"))
+        .run(
+            ctx -> {
+              FailureAnalysis a = analysisOf(ctx.getStartupFailure());
+              assertThat(a.getDescription())
+                  .startsWith("The agentauth guard needs one authorization resolver")
+                  .endsWith(
+                      "found 2 AuthorizationResolver and 0 AsyncAuthorizationResolver beans.");
+              assertThat(a.getAction()).contains("@Primary");
             });
   }
 

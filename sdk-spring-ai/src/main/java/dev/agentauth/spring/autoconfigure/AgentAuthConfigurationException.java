@@ -1,4 +1,4 @@
-package dev.agentauth.spring;
+package dev.agentauth.spring.autoconfigure;
 
 import java.util.Objects;
 

@@ -1,4 +1,4 @@
-package dev.agentauth.spring;
+package dev.agentauth.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentauth.client.AgentAuthClient;
 import dev.agentauth.client.AuthorizationCreateParams;
 import dev.agentauth.server.AgentAuthServer;
+import dev.agentauth.spring.AgentAuthToolCallbacks;
+import dev.agentauth.spring.RecordingToolCallback;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -62,8 +64,7 @@ class AgentIdIT {
         .withPropertyValues("spring.application.name=notes-server")
         .run(
             ctx -> {
-              GuardedToolCallbackIT.Recording sendEmail =
-                  new GuardedToolCallbackIT.Recording("send_email");
+              RecordingToolCallback sendEmail = new RecordingToolCallback("send_email");
 
               JsonNode decision =
                   JSON.readTree(
@@ -84,8 +85,7 @@ class AgentIdIT {
             "spring.application.name=notes-server", "agentauth.mcp.agent-id=payments_bot")
         .run(
             ctx -> {
-              GuardedToolCallbackIT.Recording sendEmail =
-                  new GuardedToolCallbackIT.Recording("send_email");
+              RecordingToolCallback sendEmail = new RecordingToolCallback("send_email");
 
               ctx.getBean(AgentAuthToolCallbacks.class)
                   .guard(sendEmail)

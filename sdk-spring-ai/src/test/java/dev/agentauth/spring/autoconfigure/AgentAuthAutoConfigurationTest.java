@@ -1,4 +1,4 @@
-package dev.agentauth.spring;
+package dev.agentauth.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,6 +10,12 @@ import dev.agentauth.mcp.DecisionListener;
 import dev.agentauth.mcp.ToolCall;
 import dev.agentauth.mcp.UserIdSource;
 import dev.agentauth.model.FallbackMode;
+import dev.agentauth.spring.ActiveGrantResolver;
+import dev.agentauth.spring.AgentAuthToolCallbacks;
+import dev.agentauth.spring.AuthenticatedUserExtractor;
+import dev.agentauth.spring.MicrometerDecisionListener;
+import dev.agentauth.spring.ToolScopes;
+import dev.agentauth.spring.autoconfigure.properties.AgentAuthProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.modelcontextprotocol.common.McpTransportContext;
@@ -232,6 +238,20 @@ class AgentAuthAutoConfigurationTest {
             ctx ->
                 assertThat(ctx.getBean(McpSyncServerCustomizer.class))
                     .isSameAs(Customizer.ORIGINAL));
+  }
+
+  @Test
+  void hidingTakesTheRelaxedFormsOfItsName() {
+    runner
+        .withPropertyValues("agentauth.mcp.hideUnauthorizedTools=true")
+        .withUserConfiguration(Customizer.class)
+        .run(
+            ctx -> {
+              assertThat(ctx.getBean(AgentAuthProperties.class).getMcp().isHideUnauthorizedTools())
+                  .isTrue();
+              assertThat(ctx.getBean(McpSyncServerCustomizer.class))
+                  .isNotSameAs(Customizer.ORIGINAL);
+            });
   }
 
   @Test

@@ -1,10 +1,11 @@
-package dev.agentauth.spring;
+package dev.agentauth.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentauth.client.AgentAuthClient;
 import dev.agentauth.mcp.AgentAuthToolGuard;
 import dev.agentauth.mcp.AuthorizationResolver;
+import dev.agentauth.spring.ActiveGrantResolver;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

@@ -1,4 +1,4 @@
-package dev.agentauth.spring;
+package dev.agentauth.spring.autoconfigure.properties;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -34,6 +34,9 @@ public class AgentAuthProperties {
 
   /** The prefix of every property of the starter: {@value}. */
   public static final String PREFIX = "agentauth";
+
+  /** The prefix of the properties of the MCP server's guard ({@link Mcp}): {@value}. */
+  public static final String MCP_PREFIX = PREFIX + ".mcp";
 
   /**
    * Base URL of the agentauth service, e.g. {@code https://agentauth.internal}. Plain {@code
@@ -218,15 +221,6 @@ public class AgentAuthProperties {
     ARGUMENT
   }
 
-  /** How a tool call finds its authorization. */
-  public enum ResolverKind {
-    /**
-     * The user's active authorizations for {@code agent-id}, listed from the service and cached
-     * briefly: the newest that grants the tool's scope, else the newest.
-     */
-    ACTIVE_GRANT
-  }
-
   /** {@code agentauth.mcp.*}. */
   public static class Mcp {
 
@@ -247,9 +241,6 @@ public class AgentAuthProperties {
 
     /** Prefix of the scope of a tool not in {@code tool-scopes}, e.g. {@code mcp.}. */
     private String scopePrefix = "";
-
-    /** The authorization resolver, unless the application defines an AuthorizationResolver bean. */
-    private ResolverKind authorizationResolver = ResolverKind.ACTIVE_GRANT;
 
     /**
      * The agent whose authorizations the active-grant resolver uses (their {@code agent_id}).
@@ -304,14 +295,6 @@ public class AgentAuthProperties {
 
     public void setScopePrefix(String scopePrefix) {
       this.scopePrefix = scopePrefix;
-    }
-
-    public ResolverKind getAuthorizationResolver() {
-      return authorizationResolver;
-    }
-
-    public void setAuthorizationResolver(ResolverKind authorizationResolver) {
-      this.authorizationResolver = authorizationResolver;
     }
 
     public String getAgentId() {

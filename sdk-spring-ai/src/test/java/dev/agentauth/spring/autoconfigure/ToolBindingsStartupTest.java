@@ -1,8 +1,9 @@
-package dev.agentauth.spring;
+package dev.agentauth.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentauth.spring.AgentAuthToolCallbacks;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures;
 import java.util.List;
 import java.util.Set;

@@ -1,10 +1,11 @@
-package dev.agentauth.spring;
+package dev.agentauth.spring.autoconfigure;
 
 import dev.agentauth.mcp.AgentAuthToolGuard;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -37,12 +38,18 @@ final class ToolSpecificationGuardPostProcessor implements BeanPostProcessor {
 
   private final Supplier<AgentAuthToolGuard> guard;
   private final Supplier<ToolBindings> bindings;
-  private final Supplier<Boolean> hideTools;
+  private final BooleanSupplier hideTools;
 
+  /**
+   * @param guard the guard, looked up when the first tool is wrapped
+   * @param bindings the tool bindings, looked up when the first tool is wrapped
+   * @param hideTools whether tools/list hides unauthorized tools ({@code
+   *     agentauth.mcp.hide-unauthorized-tools}), asked when a server customizer is post-processed
+   */
   ToolSpecificationGuardPostProcessor(
       Supplier<AgentAuthToolGuard> guard,
       Supplier<ToolBindings> bindings,
-      Supplier<Boolean> hideTools) {
+      BooleanSupplier hideTools) {
     this.guard = guard;
     this.bindings = bindings;
     this.hideTools = hideTools;
@@ -69,7 +76,9 @@ final class ToolSpecificationGuardPostProcessor implements BeanPostProcessor {
       checkArguments(spec.tool());
       return logged(beanName, 1, guard.get().wrap(spec));
     }
-    if (CUSTOMIZERS && Boolean.TRUE.equals(hideTools.get())) {
+    // Asked only of a server customizer: looking the properties up for every bean would create
+    // them while they are themselves being post-processed.
+    if (CUSTOMIZERS && ToolFilterCustomizers.decorates(bean) && hideTools.getAsBoolean()) {
       return ToolFilterCustomizers.decorate(bean, beanName, guard);
     }
     return bean;

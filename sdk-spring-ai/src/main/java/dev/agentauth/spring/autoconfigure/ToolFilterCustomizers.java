@@ -1,4 +1,4 @@
-package dev.agentauth.spring;
+package dev.agentauth.spring.autoconfigure;
 
 import dev.agentauth.mcp.AgentAuthToolFilter;
 import dev.agentauth.mcp.AgentAuthToolGuard;
@@ -19,6 +19,14 @@ final class ToolFilterCustomizers {
 
   /** Marks a customizer of the starter's own, which the post-processor must not decorate again. */
   interface Marker {}
+
+  /**
+   * Returns whether {@code bean} is a server customizer of Spring AI's, not one of the starter's.
+   */
+  static boolean decorates(Object bean) {
+    return !(bean instanceof Marker)
+        && (bean instanceof McpSyncServerCustomizer || bean instanceof McpAsyncServerCustomizer);
+  }
 
   /**
    * Returns {@code bean} decorated to also add the guard's tools/list filter when it is a server

@@ -1,4 +1,4 @@
-package dev.agentauth.spring;
+package dev.agentauth.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +9,8 @@ import dev.agentauth.client.AuthorizationCreateParams;
 import dev.agentauth.client.EscalationResolveParams;
 import dev.agentauth.model.ScopeConstraints;
 import dev.agentauth.server.AgentAuthServer;
+import dev.agentauth.spring.AgentAuthToolCallbacks;
+import dev.agentauth.spring.AuthenticatedUserExtractor;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;

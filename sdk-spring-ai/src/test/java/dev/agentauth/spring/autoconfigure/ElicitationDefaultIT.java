@@ -1,4 +1,4 @@
-package dev.agentauth.spring;
+package dev.agentauth.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,7 @@ import dev.agentauth.client.AgentAuthClient;
 import dev.agentauth.client.ApiKeyCreateParams;
 import dev.agentauth.model.ApiKeyRole;
 import dev.agentauth.server.AgentAuthServer;
+import dev.agentauth.spring.autoconfigure.properties.AgentAuthProperties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

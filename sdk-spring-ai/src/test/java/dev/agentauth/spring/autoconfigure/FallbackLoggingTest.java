@@ -1,7 +1,10 @@
-package dev.agentauth.spring;
+package dev.agentauth.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentauth.spring.AgentAuthToolCallbacks;
+import dev.agentauth.spring.AuthenticatedUserExtractor;
+import dev.agentauth.spring.RecordingToolCallback;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.server.McpServerFeatures;
@@ -87,8 +90,7 @@ class FallbackLoggingTest {
     runner.run(
         ctx -> {
           try (CapturedLog log = CapturedLog.fallbacks()) {
-            GuardedToolCallbackIT.Recording tool =
-                new GuardedToolCallbackIT.Recording("send_email");
+            RecordingToolCallback tool = new RecordingToolCallback("send_email");
 
             String out =
                 ctx.getBean(AgentAuthToolCallbacks.class)
