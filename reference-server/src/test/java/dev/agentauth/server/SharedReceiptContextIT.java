@@ -182,7 +182,14 @@ class SharedReceiptContextIT {
     for (String rid : ids) {
       JsonNode signed = verifiedReceipt(h, rid);
       assertThat(signed.path("context").path("client_context")).isEqualTo(h.json(context));
+      // Once in the receipt log the answer also shows log_index: read twice after that.
       Resp raw = h.get("/v1/receipts/" + rid);
+      long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
+      while (!raw.body().has("log_index")) {
+        h.server.logIntegrator().integrateAll();
+        assertThat(System.nanoTime()).as("receipt %s in the log", rid).isLessThan(deadline);
+        raw = h.get("/v1/receipts/" + rid);
+      }
       assertThat(h.get("/v1/receipts/" + rid).raw()).isEqualTo(raw.raw());
     }
   }
